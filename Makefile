@@ -1,0 +1,180 @@
+# Scan Lab: build, grade and test. `make help` lists the targets.
+#
+#   make grade [A=01] [SRC=solutions]   build your code and grade it against the reference
+#   make test                           the CPU test tier (no GPU needed; CI runs it)
+#
+# Layout (course-design §2): assignments/NN (handout, harness, grade.conf, ref/),
+# starter/NN (the files students edit), solutions/NN (the same files, solved),
+# grader/ (lib: shared C modules, harness: CUDA driver, src: grader, tests).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-print-directory
+
+# ----------------------------------------------------------------- toolchain
+# nvcc lives in /usr/local/cuda/bin on a standard install; PATH is a fallback.
+CUDA_HOME ?= $(or $(wildcard /usr/local/cuda),$(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
+NVCC := $(CUDA_HOME)/bin/nvcc
+CC := cc
+B := build
+SRC ?= starter
+
+# GPU target. ARCH=sm_90 (or native) overrides. Otherwise the GPU present, or,
+# with none visible, SASS for sm_75..sm_90 plus PTX that later GPUs can JIT.
+HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
+FAT_GENCODE := -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+  -gencode arch=compute_86,code=sm_86 -gencode arch=compute_89,code=sm_89 \
+  -gencode arch=compute_90,code=[sm_90,compute_90]
+ifneq ($(ARCH),)
+  GENCODE := -arch=$(ARCH)
+else ifeq ($(HAVE_GPU),1)
+  GENCODE := -arch=native
+else
+  GENCODE := $(FAT_GENCODE)
+endif
+# PTX for the ptx checks is always made for one fixed virtual GPU, so the counts
+# are the same on every machine.
+PTX_ARCH := compute_75
+
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Igrader/lib -Igrader/src
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Igrader/lib -Igrader/harness
+# Course-owned CUDA code is warning-free; a student's file only gets warnings.
+NVCC_STRICT := -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+
+# ----------------------------------------------------------------- assignments
+ASSIGNMENTS := $(patsubst assignments/%/grade.conf,%,$(wildcard assignments/*/grade.conf))
+ifneq ($(A),)
+  SELECTED := $(filter $(A) $(A)-%,$(ASSIGNMENTS))
+  ifeq ($(SELECTED),)
+    $(error A=$(A) matches no assignment; choose one of: $(ASSIGNMENTS))
+  endif
+else
+  SELECTED := $(ASSIGNMENTS)
+endif
+ifneq ($(filter-out starter solutions,$(SRC)),)
+  $(error SRC=$(SRC): use SRC=starter (the default) or SRC=solutions)
+endif
+HAVE_SOLUTIONS := $(wildcard solutions)
+
+# ----------------------------------------------------------------- libraries
+LIB_O := $(patsubst grader/lib/%.c,$(B)/lib/%.o,$(wildcard grader/lib/*.c))
+LIBHARNESS := $(B)/lib/libharness.a
+GRADER_O := $(patsubst grader/src/%.c,$(B)/grader/%.o,$(filter-out grader/src/grade.c,$(wildcard grader/src/*.c)))
+LIBGRADER := $(B)/grader/libgrader.a
+GRADE := $(B)/grader/grade
+GPUINFO := $(B)/tools/gpuinfo
+
+# The GPU flags in use: changing ARCH rebuilds everything compiled with them.
+$(B)/.gencode: FORCE
+	@mkdir -p $(B)
+	@echo '$(GENCODE)' | cmp -s - $@ || echo '$(GENCODE)' > $@
+
+$(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/lib/harness.o: grader/harness/harness.cu grader/harness/harness.h $(wildcard grader/lib/*.h) $(B)/.gencode
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@
+
+$(LIBHARNESS): $(LIB_O) $(B)/lib/harness.o
+	ar rcs $@ $^
+
+$(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIBGRADER): $(GRADER_O) $(LIB_O)
+	ar rcs $@ $^
+
+# inih is linked statically so the grader runs on GPU hosts that lack it.
+$(GRADE): $(B)/grader/grade.o $(LIBGRADER)
+	$(CC) -o $@ $^ -l:libinih.a -lm
+
+$(GPUINFO): grader/harness/gpuinfo.cu $(B)/.gencode
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@
+
+# ----------------------------------------------------------------- harness builds
+# build/<src>/<NN>/harness: the assignment's harness with <src>/<NN>'s files
+# compiled into it (the harness #includes them), and harness.ptx for the ptx
+# checks. A failing student build leaves its compiler messages in build.log,
+# which the grader reports as "does not compile".
+define harness_rules
+$(B)/$(1)/$(2)/harness: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIBHARNESS) $(B)/.gencode
+	@mkdir -p $$(@D)
+	@echo "NVCC $(1)/$(2) -> $$@"
+	@$(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) -o $$@ > $$(@D)/build.log 2>&1; \
+	  rc=$$$$?; cat $$(@D)/build.log; if [ $$$$rc -ne 0 ]; then rm -f $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi
+
+$(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
+	@mkdir -p $$(@D)
+	@$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/$(2) -I$(1)/$(2) \
+	  assignments/$(2)/main.cu -o $$@ 2> $$(@D)/ptx.log || { rm -f $$@; exit 1; }
+endef
+$(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call harness_rules,$(s),$(a)))))
+
+STUDENT_BINS := $(foreach a,$(SELECTED),$(B)/$(SRC)/$(a)/harness $(B)/$(SRC)/$(a)/harness.ptx)
+REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference)
+
+# The reference binary of a handout: the solutions' harness, built by `make reference`.
+assignments/%/ref/reference: $(B)/solutions/%/harness
+	@mkdir -p $(@D)
+	cp $< $@
+
+# ----------------------------------------------------------------- targets
+.PHONY: all grade test test-gpu reference bench ptx clean help deps-grade deps-test tools FORCE
+
+all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/harness) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter harnesses
+
+tools: $(GRADE) $(GPUINFO)
+
+reference: ## build assignments/NN/ref/reference from solutions/ (instructors)
+ifeq ($(HAVE_SOLUTIONS),)
+	@echo "reference: there is no solutions/ here; a handout ships assignments/NN/ref/reference prebuilt." >&2; exit 1
+else
+	@$(MAKE) $(REFS)
+endif
+
+grade: deps-grade ## build your code (SRC=starter) and grade it: make grade [A=01] [SRC=solutions]
+	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS))
+	@for f in $(STUDENT_BINS); do $(MAKE) $$f || true; done
+	@$(GRADE) --src $(SRC) --cuda $(CUDA_HOME) $(SELECTED); rc=$$?; case $$rc in \
+	  0) ;; 3) echo "make grade: exit 3: no CUDA device, so only the checks that need none were graded (docs/grading.md)" >&2 ;; \
+	  *) echo "make grade: the grader exited $$rc (docs/grading.md lists the codes)" >&2 ;; esac; exit $$rc
+
+ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 [SRC=solutions]
+	@for a in $(SELECTED); do $(MAKE) $(B)/$(SRC)/$$a/harness.ptx || exit 1; \
+	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/harness.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
+	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/harness.ptx; done
+
+bench: ## time the reference and your code against a device-to-device copy: make bench A=01
+	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach a,$(SELECTED),$(B)/$(SRC)/$(a)/harness)
+	@for a in $(SELECTED); do echo "## reference: $$a"; assignments/$$a/ref/reference --bench || exit 1; \
+	  echo "## $(SRC): $$a"; $(B)/$(SRC)/$$a/harness --bench || exit 1; done
+
+test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx checks (no GPU needed)
+	@$(MAKE) -f grader/tests/tests.mk test
+
+test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made with `make test-gpu-build`)
+	@bash grader/tests/gpu-tier.sh $(SELECTED)
+
+test-gpu-build: ## build everything the GPU tier runs (here, with Check and inih; then carry build/ and ref/)
+	@$(MAKE) tools reference
+	@for a in $(SELECTED); do for s in starter solutions; do $(MAKE) $(B)/$$s/$$a/harness $(B)/$$s/$$a/harness.ptx; done; done
+
+deps-grade:
+	@bash mk/deps.sh grade "$(NVCC)"
+
+deps-test:
+	@bash mk/deps.sh test "$(NVCC)"
+
+clean: ## remove build/, grade-results/ and the reference binaries
+	rm -rf $(B) grade-results assignments/*/ref
+
+help: ## list the targets
+	@echo "Scan Lab targets (A=01 picks an assignment, SRC=solutions grades the solutions, ARCH=sm_90 sets the GPU):"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
+
+FORCE:

@@ -1,0 +1,53 @@
+/* cli.h: the harness command line (course-design §4), parsed strictly.
+ *
+ *   --case NAME[,NAME...]   named cases from the assignment's case table (repeatable)
+ *   --variant SLUG          which version of the student's code to run
+ *   --n N --seed S          an ad-hoc input (N may be written 2^K, 2^K+D or 2^K-D)
+ *   --reps R --warmup W     timed repetitions, untimed warm-up runs
+ *   --check                 compare the output with the CPU reference
+ *   --out FILE              write the last output (raw little-endian)
+ *   --result-fd N           where result lines go (default 1, stdout)
+ *   --list                  print the variants and cases, then exit
+ *   --bench                 time every variant and a device-to-device copy of the same bytes; print a table
+ *
+ * Any error gives one line in err and status 2: the harness prints it and exits 2. */
+#ifndef SCANLAB_CLI_H
+#define SCANLAB_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLI_MAX_CASES 64
+
+typedef struct cli_opts {
+  const char *cases[CLI_MAX_CASES];
+  int n_cases;
+  const char *variant; /* NULL: the assignment's default */
+  int have_n, have_seed;
+  uint64_t n, seed;
+  int reps;   /* -1: the case's default */
+  int warmup; /* -1: the harness default */
+  int check;
+  const char *out;
+  int result_fd;
+  int list, help, bench;
+  char case_buf[1024]; /* storage for the split --case lists */
+} cli_opts;
+
+/* Returns 0, or 2 with a one-line reason in err. */
+int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t errcap);
+
+/* Parses an unsigned count: decimal digits, or 2^K, 2^K+D, 2^K-D. Rejects
+ * signs, spaces, trailing junk and values above max. Returns 0 or -1. */
+int cli_parse_count(const char *s, uint64_t max, uint64_t *out);
+
+extern const char cli_usage[];
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,52 @@
+/* result.h: the harness-to-grader result protocol.
+ *
+ * Each finished case is one line on the result channel (the file descriptor the
+ * grader names with --result-fd; stdout when run by hand):
+ *
+ *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 median_ms=0.0712 min_ms=0.0700 reps=20 mismatches=0 first_bad=-1
+ *
+ * The harness formats it with result_format and the grader reads it back with
+ * result_parse, so the two can never disagree about the syntax. */
+#ifndef SCANLAB_RESULT_H
+#define SCANLAB_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RESULT_NAME_MAX 64
+#define RESULT_LINE_MAX 512
+
+typedef struct result_line {
+  char case_name[RESULT_NAME_MAX];
+  char variant[RESULT_NAME_MAX];
+  uint64_t n;
+  uint64_t seed;
+  int ok;              /* 1: the output matched the CPU reference (or no --check) */
+  int checked;         /* 1: the output was compared with the CPU reference */
+  double median_ms;    /* median of the timed reps */
+  double min_ms;
+  int reps;
+  uint64_t mismatches; /* elements that differ from the reference */
+  int64_t first_bad;   /* index of the first one, -1 when none */
+} result_line;
+
+/* Writes the line, with its trailing newline, into buf. Returns its length, or
+ * -1 when it does not fit. */
+int result_format(char *buf, size_t cap, const result_line *r);
+
+/* Parses one line. Returns 0, or -1 with a one-line reason in err. Rejects
+ * missing or repeated keys, malformed numbers, and times that are not finite
+ * and positive. Unknown keys are allowed (later protocol versions may add some). */
+int result_parse(const char *line, result_line *r, char *err, size_t errcap);
+
+/* 1 when s is a usable case or variant name: 1..63 of [A-Za-z0-9_.^+-]. */
+int result_name_ok(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,64 @@
+/* checks.h: run one check of one assignment and score it.
+ *
+ * Each check kind runs the student's harness (and the reference's, where the
+ * kind compares against it) as child processes through proc.h, reads their
+ * result lines, and turns them into a verdict, a score and a one-line reason.
+ * Nothing a child does can stop a check from producing a result. */
+#ifndef SCANLAB_CHECKS_H
+#define SCANLAB_CHECKS_H
+
+#include <stdint.h>
+
+#include "conf.h"
+
+#define GRADE_PATH_MAX 1024
+
+typedef enum verdict {
+  V_PASS,     /* full points */
+  V_PARTIAL,  /* some points */
+  V_FAIL,     /* no points, the student's code is at fault */
+  V_UNGRADED, /* not run here (no GPU, no compute-sanitizer): 0 points, never passed */
+  V_ERROR,    /* not scored: the reference or the set-up is broken; says why */
+  V_SKIPPED   /* not run: grading was interrupted */
+} verdict;
+
+typedef struct grade_env {
+  const char *root;      /* repository (or handout) root */
+  const char *src;       /* "starter" or "solutions": whose files are graded */
+  int have_gpu;
+  char gpu_note[256];    /* the device, or why there is none */
+  uint64_t seed;         /* fresh per run; printed so a failure can be replayed */
+  char sanitizer[GRADE_PATH_MAX]; /* compute-sanitizer, or "" when absent */
+  double timeout_scale;  /* multiplies every limit (slow machines) */
+} grade_env;
+
+typedef struct assignment_ctx {
+  const grade_env *env;
+  const assignment_conf *conf;
+  char dir[GRADE_PATH_MAX];       /* assignments/NN */
+  char student[GRADE_PATH_MAX];   /* build/<src>/NN/harness */
+  char reference[GRADE_PATH_MAX]; /* assignments/NN/ref/reference */
+  char ptx[GRADE_PATH_MAX];       /* build/<src>/NN/harness.ptx */
+  char build_log[GRADE_PATH_MAX];
+  int student_ok;                 /* the student binary exists and is executable */
+  char student_error[2048];       /* why not: the compiler's message, or what is missing */
+  int reference_ok;
+  char reference_error[512];
+} assignment_ctx;
+
+typedef struct check_result {
+  const check_conf *conf;
+  verdict v;
+  double score, max;
+  char reason[256]; /* one line, for the table */
+  char *output;     /* the full story (malloc'd), for results.json and report.md */
+  int has_perf;
+  double t_student, t_ref;
+} check_result;
+
+/* Fills the paths of ctx, and checks the student build and the reference. */
+void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf);
+void check_run(const assignment_ctx *ctx, const check_conf *c, check_result *r);
+const char *verdict_name(verdict v);
+
+#endif

@@ -1,0 +1,315 @@
+/* grade.c: the grader's command line: pick assignments, run their checks,
+ * print the table as it goes, write the results directory.
+ *
+ * Exit status (docs/grading.md):
+ *   0   every check ran and was scored (whatever the score)
+ *   2   bad command line, or a grade.conf error (the other assignments are still graded)
+ *   3   no CUDA device: the checks that need one are "ungraded: no GPU" (0 points)
+ *   4   the reference is broken: some checks were not scored (reason in the report)
+ *   5   the results could not be written (the previous ones are untouched)
+ *   6   --expect: the verdicts differ from what the source should earn (with --expect,
+ *       a run that matches exits 0 even without a GPU)
+ *   130 interrupted: partial results written and marked incomplete */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "conf.h"
+#include "proc.h"
+#include "report.h"
+
+static const char USAGE[] =
+    "usage: grade [--root DIR] [--src starter|solutions] [--results DIR] [--seed S] [--no-gpu]\n"
+    "             [--expect] [--timeout-scale X] [--cuda DIR] [ASSIGNMENT ...]\n"
+    "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n";
+
+typedef struct options {
+  const char *root, *src, *results, *cuda;
+  int no_gpu, expect, have_seed;
+  uint64_t seed;
+  double timeout_scale;
+  const char *wanted[REPORT_MAX_ASSIGNMENTS];
+  int n_wanted;
+} options;
+
+static void on_signal(int sig) {
+  (void)sig;
+  proc_interrupted = 1;
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "grade: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", USAGE);
+  return 2;
+}
+
+static int parse_args(int argc, char **argv, options *o) {
+  memset(o, 0, sizeof *o);
+  o->root = ".";
+  o->src = "starter";
+  o->timeout_scale = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
+    else if (!strcmp(a, "--expect")) o->expect = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(USAGE, stdout), -1;
+    else if (!strncmp(a, "--", 2)) {
+      if (i + 1 >= argc) return usage_error("%s needs a value", a);
+      const char *v = argv[++i];
+      char *end;
+      if (!strcmp(a, "--root")) o->root = v;
+      else if (!strcmp(a, "--results")) o->results = v;
+      else if (!strcmp(a, "--cuda")) o->cuda = v;
+      else if (!strcmp(a, "--src")) {
+        if (strcmp(v, "starter") && strcmp(v, "solutions")) return usage_error("--src: '%s' is not starter or solutions", v);
+        o->src = v;
+      } else if (!strcmp(a, "--seed")) {
+        errno = 0;
+        o->seed = strtoull(v, &end, 10);
+        if (errno || *end || *v < '0' || *v > '9') return usage_error("--seed: '%s' is not an unsigned integer", v);
+        o->have_seed = 1;
+      } else if (!strcmp(a, "--timeout-scale")) {
+        o->timeout_scale = strtod(v, &end);
+        if (*end || !(o->timeout_scale >= 0.01 && o->timeout_scale <= 100)) return usage_error("--timeout-scale: '%s' is not in [0.01, 100]", v);
+      } else {
+        return usage_error("unknown option '%s'", a);
+      }
+    } else {
+      if (o->n_wanted == REPORT_MAX_ASSIGNMENTS) return usage_error("too many assignments (%s)", a);
+      o->wanted[o->n_wanted++] = a;
+    }
+  }
+  return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The assignment folders to grade, in order. "01" matches "01-warp-scan". */
+static int list_assignments(const options *o, char names[][CONF_NAME_MAX], int *n) {
+  char dir[GRADE_PATH_MAX];
+  snprintf(dir, sizeof dir, "%s/assignments", o->root);
+  DIR *d = opendir(dir);
+  if (!d) return fprintf(stderr, "grade: cannot open %s: %s (is --root the repository?)\n", dir, strerror(errno)), 2;
+  char *all[64];
+  int n_all = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && n_all < 64)
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && strlen(e->d_name) < CONF_NAME_MAX) all[n_all++] = strdup(e->d_name);
+  closedir(d);
+  qsort(all, (size_t)n_all, sizeof *all, cmp_str);
+  *n = 0;
+  int rc = 0;
+  if (!o->n_wanted)
+    for (int i = 0; i < n_all && *n < REPORT_MAX_ASSIGNMENTS; i++) snprintf(names[(*n)++], CONF_NAME_MAX, "%s", all[i]);
+  for (int w = 0; w < o->n_wanted; w++) {
+    int found = 0;
+    size_t len = strlen(o->wanted[w]);
+    for (int i = 0; i < n_all && !found; i++)
+      if (!strcmp(all[i], o->wanted[w]) || (!strncmp(all[i], o->wanted[w], len) && all[i][len] == '-')) {
+        snprintf(names[(*n)++], CONF_NAME_MAX, "%s", all[i]);
+        found = 1;
+      }
+    if (!found) rc = usage_error("no assignment '%s' in assignments/", o->wanted[w]);
+  }
+  for (int i = 0; i < n_all; i++) free(all[i]);
+  return rc;
+}
+
+static void find_gpu(const options *o, grade_env *env) {
+  if (o->no_gpu || getenv("SCANLAB_NO_GPU")) {
+    env->have_gpu = 0;
+    snprintf(env->gpu_note, sizeof env->gpu_note, "none used (no-GPU mode was asked for)");
+    return;
+  }
+  char probe[GRADE_PATH_MAX];
+  snprintf(probe, sizeof probe, "%s/build/tools/gpuinfo", o->root);
+  char *argv[] = {probe, NULL};
+  proc_result *p = calloc(1, sizeof *p);
+  proc_run(argv, 30, p);
+  char *out = capture_text(&p->out);
+  char *nl = out ? strchr(out, '\n') : NULL;
+  if (nl) *nl = 0;
+  env->have_gpu = p->status == PROC_EXITED && p->exit_code == 0;
+  if (p->status == PROC_SPAWN_FAILED) snprintf(env->gpu_note, sizeof env->gpu_note, "no CUDA device found (%s; run make)", p->spawn_error);
+  else snprintf(env->gpu_note, sizeof env->gpu_note, "%s", out && out[0] ? out : "no CUDA device (gpuinfo printed nothing)");
+  free(out);
+  free(p);
+}
+
+static void find_sanitizer(const options *o, grade_env *env) {
+  const char *dirs[] = {o->cuda, getenv("CUDA_HOME"), "/usr/local/cuda"};
+  for (int i = 0; i < 3; i++) {
+    if (!dirs[i]) continue;
+    snprintf(env->sanitizer, sizeof env->sanitizer, "%s/bin/compute-sanitizer", dirs[i]);
+    if (access(env->sanitizer, X_OK) == 0) return;
+  }
+  env->sanitizer[0] = 0;
+}
+
+/* Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
+static int use_colour(void) { return isatty(1) && !getenv("NO_COLOR"); }
+
+static const char *colour_of(verdict v) {
+  static const char *const C[] = {"\033[32m", "\033[33m", "\033[31m", "\033[2m", "\033[35m", "\033[2m"};
+  return C[v];
+}
+
+static void print_row(const check_result *r, int idx, int total, int colour, int tty) {
+  const char *on = colour ? colour_of(r->v) : "", *off = colour ? "\033[0m" : "";
+  char verdict[16];
+  snprintf(verdict, sizeof verdict, "%s", verdict_name(r->v));
+  for (char *c = verdict; *c; c++) *c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %s\n", tty ? "\r\033[K" : "", idx, total, r->conf->name, conf_kind_name(r->conf->kind), on,
+         verdict, off, r->score, r->max, r->reason);
+  fflush(stdout);
+}
+
+/* Compares verdicts with what the source should earn. Returns mismatches. */
+static int check_expectations(const run_report *rep, const char *src) {
+  int bad = 0;
+  for (int a = 0; a < rep->n_assignments; a++) {
+    const assignment_report *ar = &rep->assignments[a];
+    if (ar->conf_error[0]) {
+      printf("EXPECT %s: grade.conf does not load\n", ar->name);
+      bad++;
+    }
+    for (int i = 0; i < ar->n_results; i++) {
+      const check_result *r = &ar->results[i];
+      if (r->v == V_UNGRADED) continue; /* not run here: nothing to compare */
+      const char *want;
+      int ok;
+      if (!strcmp(src, "solutions")) want = "pass", ok = r->v == V_PASS;
+      else if (r->conf->expect_starter == EXPECT_PASS) want = "pass", ok = r->v == V_PASS;
+      else if (r->conf->expect_starter == EXPECT_FAIL) want = "fail", ok = r->v == V_FAIL || r->v == V_PARTIAL;
+      else want = "any", ok = r->v != V_ERROR && r->v != V_SKIPPED;
+      if (!ok) {
+        printf("EXPECT %s/%s (%s): %s should %s, got %s: %s\n", ar->name, r->conf->name, conf_kind_name(r->conf->kind), src, want,
+               verdict_name(r->v), r->reason);
+        bad++;
+      }
+    }
+  }
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  options o;
+  int rc = parse_args(argc, argv, &o);
+  if (rc) return rc < 0 ? 0 : rc;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  static char names[REPORT_MAX_ASSIGNMENTS][CONF_NAME_MAX];
+  int n_names = 0, status = list_assignments(&o, names, &n_names);
+  if (status && !n_names) return status;
+  if (!n_names) return fprintf(stderr, "grade: no assignments under %s/assignments\n", o.root), 2;
+
+  grade_env env;
+  memset(&env, 0, sizeof env);
+  env.root = o.root;
+  env.src = o.src;
+  env.timeout_scale = o.timeout_scale;
+  const char *seed_env = getenv("GRADE_SEED");
+  if (o.have_seed) env.seed = o.seed;
+  else if (seed_env && *seed_env) env.seed = strtoull(seed_env, NULL, 10);
+  else env.seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000000u;
+  find_gpu(&o, &env);
+  find_sanitizer(&o, &env);
+
+  static run_report rep;
+  static assignment_conf confs[REPORT_MAX_ASSIGNMENTS];
+  memset(&rep, 0, sizeof rep);
+  rep.env = &env;
+  time_t t0 = time(NULL);
+  struct tm tm;
+  localtime_r(&t0, &tm);
+  strftime(rep.started, sizeof rep.started, "%Y-%m-%dT%H:%M:%S%z", &tm);
+  strftime(rep.stamp, sizeof rep.stamp, "%Y%m%d-%H%M%S", &tm);
+  struct timespec ts0, ts1;
+  clock_gettime(CLOCK_MONOTONIC, &ts0);
+
+  int colour = use_colour(), tty = isatty(1);
+  printf("Scan Lab grader: grading %s/, seed %" PRIu64 " (GRADE_SEED=%" PRIu64 " replays it)\n", o.src, env.seed, env.seed);
+  if (!env.have_gpu)
+    printf("No CUDA device: %s. Only the checks that need no GPU are run; the rest are \"ungraded: no GPU\" (0 points).\n",
+           env.gpu_note);
+  else
+    printf("GPU: %s\n", env.gpu_note);
+  int broken_ref = 0;
+  for (int a = 0; a < n_names; a++) {
+    assignment_report *ar = &rep.assignments[rep.n_assignments++];
+    snprintf(ar->name, sizeof ar->name, "%s", names[a]);
+    char path[GRADE_PATH_MAX], err[512];
+    snprintf(path, sizeof path, "%s/assignments/%s/grade.conf", o.root, names[a]);
+    if (conf_load(path, &confs[a], err, sizeof err)) {
+      snprintf(ar->conf_error, sizeof ar->conf_error, "%s", err);
+      fprintf(stderr, "grade: %s\n", err);
+      printf("\n%s: not graded (grade.conf error)\n", names[a]);
+      status = 2;
+      continue;
+    }
+    if (strcmp(confs[a].name, names[a])) {
+      snprintf(ar->conf_error, sizeof ar->conf_error, "%s:1: name '%s' does not match the folder '%s'", path, confs[a].name, names[a]);
+      fprintf(stderr, "grade: %s\n", ar->conf_error);
+      status = 2;
+      continue;
+    }
+    ar->conf = &confs[a];
+    static assignment_ctx ctx;
+    assignment_prepare(&ctx, &env, &confs[a]);
+    printf("\n%s: %s (%.0f points)\n", confs[a].name, confs[a].title, conf_total_points(&confs[a]));
+    if (!ctx.student_ok) printf("  %s\n", ctx.student_error);
+    if (env.have_gpu && !ctx.reference_ok) printf("  %s: performance and correctness checks are not scored\n", ctx.reference_error);
+    for (int i = 0; i < confs[a].n_checks; i++) {
+      const check_conf *c = &confs[a].checks[i];
+      if (tty) { /* progress, overwritten by the row when the check is done */
+        printf("  [%2d/%2d] %-24s %-9s running...", i + 1, confs[a].n_checks, c->name, conf_kind_name(c->kind));
+        fflush(stdout);
+      }
+      check_result *r = &ar->results[ar->n_results++];
+      check_run(&ctx, c, r);
+      broken_ref |= r->v == V_ERROR;
+      print_row(r, i + 1, confs[a].n_checks, colour, tty);
+    }
+  }
+  clock_gettime(CLOCK_MONOTONIC, &ts1);
+  rep.elapsed_s = (double)(ts1.tv_sec - ts0.tv_sec) + (ts1.tv_nsec - ts0.tv_nsec) * 1e-9;
+  rep.interrupted = proc_interrupted;
+
+  double score, max;
+  report_totals(&rep, &score, &max);
+  printf("\nTotal: %.2f / %.2f%s\n", score, max, rep.interrupted ? " (INCOMPLETE: interrupted)" : "");
+
+  char results_root[GRADE_PATH_MAX], dir[GRADE_PATH_MAX], err[512];
+  if (o.results) snprintf(results_root, sizeof results_root, "%s", o.results);
+  else snprintf(results_root, sizeof results_root, "%s/grade-results", o.root);
+  if (report_write(&rep, results_root, dir, sizeof dir, err, sizeof err)) {
+    fprintf(stderr, "grade: results not saved: %s. Previous results in %s/ are untouched.\n", err, results_root);
+    return 5;
+  }
+  printf("Results: %s/ (results.json, report.md; perf.png: %s)\n", dir, rep.plot_note);
+
+  if (rep.interrupted) return 130;
+  if (o.expect) {
+    int bad = check_expectations(&rep, o.src);
+    printf("%s: %d check(s) differ from what %s/ should earn\n", bad ? "EXPECT FAILED" : "EXPECT OK", bad, o.src);
+    return bad ? 6 : status; /* no GPU is not a mismatch: ungraded checks are not compared */
+  }
+  if (status) return status;
+  if (broken_ref) return 4;
+  if (!env.have_gpu) return 3;
+  return 0;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# deps.sh MODE NVCC: checks what `make grade` (MODE=grade) or `make test`
+# (MODE=test) needs. Missing Debian packages are installed when this can be done
+# without asking (root, or sudo -n); otherwise it prints the exact command and
+# fails. The CUDA Toolkit is not a Debian package here: it says where to get it.
+set -u
+mode=${1:?usage: deps.sh grade|test NVCC}
+nvcc=${2:-/usr/local/cuda/bin/nvcc}
+pkgs=()
+
+have_header() { echo "#include <$1>" | cc -E -x c - >/dev/null 2>&1; }
+have_static() { [ "$(cc -print-file-name="$1")" != "$1" ]; }
+
+command -v cc >/dev/null 2>&1 || pkgs+=(gcc)
+command -v ar >/dev/null 2>&1 || pkgs+=(binutils)
+{ have_header ini.h && have_static libinih.a; } || pkgs+=(libinih-dev)
+if [ "$mode" = test ]; then
+  command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
+  { have_header check.h && have_static libcheck.a; } || pkgs+=(check)
+  have_header jansson.h || pkgs+=(libjansson-dev)
+  command -v gnuplot >/dev/null 2>&1 || pkgs+=(gnuplot-nox)
+fi
+
+if [ ${#pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=()
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=(sudo -n)
+  else
+    echo "make $mode: missing Debian packages: ${pkgs[*]}" >&2
+    echo "Install them with:  sudo apt-get install -y ${pkgs[*]}" >&2
+    exit 1
+  fi
+  echo "make $mode: installing ${pkgs[*]}"
+  if ! { "${sudo[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${pkgs[@]}"; }; then
+    echo "make $mode: installing failed. Try:  sudo apt-get install -y ${pkgs[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -x "$nvcc" ]; then
+  echo "make $mode: nvcc not found at $nvcc. Install the CUDA Toolkit 12.x or 13.x" >&2
+  echo "  (https://developer.nvidia.com/cuda-downloads), or point CUDA_HOME at it: make $mode CUDA_HOME=/opt/cuda" >&2
+  exit 1
+fi
+if [ "$mode" = grade ] && ! command -v gnuplot >/dev/null 2>&1; then
+  echo "note: gnuplot is not installed, so grading skips perf.png (sudo apt-get install -y gnuplot-nox)"
+fi
+exit 0
