@@ -112,10 +112,22 @@ $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.
 	@mkdir -p $$(@D)
 	@$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/$(2) -I$(1)/$(2) \
 	  assignments/$(2)/main.cu -o $$@ 2> $$(@D)/ptx.log || { rm -f $$@; exit 1; }
+
+# An optional CPU model (assignments/NN/model.cu): host code that includes the
+# student's file and evaluates it without a GPU (the bank-conflict model of 03).
+ifneq ($(wildcard assignments/$(2)/model.cu),)
+$(B)/$(1)/$(2)/model: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIB_O) $(B)/.gencode
+	@mkdir -p $$(@D)
+	@$(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/model.cu $(LIB_O) -o $$@ 2> $$(@D)/model.log \
+	  || { cat $$(@D)/model.log; rm -f $$@; exit 1; }
+$(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
+endif
 endef
 $(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call harness_rules,$(s),$(a)))))
 
-STUDENT_BINS := $(foreach a,$(SELECTED),$(B)/$(SRC)/$(a)/harness $(B)/$(SRC)/$(a)/harness.ptx)
+# Everything built from one source tree for one assignment: harness, PTX, model.
+built_from = $(B)/$(1)/$(2)/harness $(B)/$(1)/$(2)/harness.ptx $($(1)_EXTRA_$(2))
+STUDENT_BINS := $(foreach a,$(SELECTED),$(call built_from,$(SRC),$(a)))
 REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference)
 
 # The reference binary of a handout: the solutions' harness, built by `make reference`.
@@ -162,7 +174,7 @@ test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made 
 
 test-gpu-build: ## build everything the GPU tier runs (here, with Check and inih; then carry build/ and ref/)
 	@$(MAKE) tools reference
-	@for a in $(SELECTED); do for s in starter solutions; do $(MAKE) $(B)/$$s/$$a/harness $(B)/$$s/$$a/harness.ptx; done; done
+	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
 deps-grade:
 	@bash mk/deps.sh grade "$(NVCC)"

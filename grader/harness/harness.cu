@@ -57,10 +57,10 @@ static const hx_case *find_case(const hx_assignment *a, const char *name) {
 static void list(const hx_assignment *a) {
   printf("%s: variants\n", a->name);
   for (int v = 0; v < a->n_variants; v++) printf("  %-28s %s\n", a->variants[v].slug, a->variants[v].summary);
-  printf("cases (name n seed reps)\n");
+  printf("cases (name n seed reps param)\n");
   for (int c = 0; c < a->n_cases; c++)
-    printf("  %-28s %" PRIu64 " %" PRIu64 " %d\n", a->cases[c].name, a->cases[c].n, a->cases[c].seed,
-           a->cases[c].reps);
+    printf("  %-28s %" PRIu64 " %" PRIu64 " %d %" PRIu64 "\n", a->cases[c].name, a->cases[c].n, a->cases[c].seed,
+           a->cases[c].reps, a->cases[c].param);
 }
 
 static void write_all(int fd, const char *buf, size_t len) {
@@ -241,7 +241,7 @@ static int bench(const hx_assignment *a, const cli_opts *o, const hx_case *k, ui
   bench_row("copy_d2d (same bytes)", n, copy_med, bytes, copy_med, "-");
   int all_ok = 1;
   for (int v = 0; v < a->n_variants; v++) {
-    hx_spec spec = {k ? k->name : "adhoc", n, seed, v, 1};
+    hx_spec spec = {k ? k->name : "adhoc", n, seed, k ? k->param : 0, v, 1};
     result_line res;
     cli_opts timed = *o;
     timed.warmup = warmup;
@@ -303,7 +303,7 @@ int hx_main(int argc, char **argv, const hx_assignment *a) {
   }
   result_line res;
   if (o.have_n) {
-    hx_spec spec = {"adhoc", o.n, o.have_seed ? o.seed : 1, variant, o.check};
+    hx_spec spec = {"adhoc", o.n, o.have_seed ? o.seed : 1, 0, variant, o.check};
     run_case(a, &o, &spec, o.reps > 0 ? o.reps : 10, &res);
     emit(fd, &res);
     return 0;
@@ -312,7 +312,7 @@ int hx_main(int argc, char **argv, const hx_assignment *a) {
   int count = all ? a->n_cases : o.n_cases;
   for (int c = 0; c < count; c++) {
     const hx_case *k = all ? &a->cases[c] : find_case(a, o.cases[c]);
-    hx_spec spec = {k->name, k->n, o.have_seed ? o.seed : k->seed, variant, o.check};
+    hx_spec spec = {k->name, k->n, o.have_seed ? o.seed : k->seed, k->param, variant, o.check};
     run_case(a, &o, &spec, o.reps > 0 ? o.reps : k->reps, &res);
     emit(fd, &res);
   }

@@ -35,6 +35,7 @@ typedef struct hx_case {
   uint64_t n;    /* elements (or the assignment's size unit) */
   uint64_t seed; /* default seed; the grader passes fresh ones */
   int reps;      /* timed repetitions by default */
+  uint64_t param; /* the assignment's own knob (segment length, scene id); 0 if unused */
 } hx_case;
 
 /* One row of the version table: harness, tests and benchmarks iterate it. */
@@ -62,6 +63,7 @@ typedef struct hx_io {
 typedef struct hx_spec {
   const char *case_name;
   uint64_t n, seed;
+  uint64_t param; /* from the case (0 for an ad-hoc --n run) */
   int variant; /* index into the version table */
   int check;   /* compute the CPU reference */
 } hx_spec;

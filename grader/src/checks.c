@@ -314,6 +314,34 @@ static void run_sanitizer(const assignment_ctx *a, const check_conf *c, check_re
   finish(r, s, V_FAIL, 0, "%s", why);
 }
 
+/* A course-owned CPU program (assignments/NN/model.cu) built with the student's
+ * file evaluates it without a GPU, e.g. the bank-conflict model of 03. It
+ * speaks the harness protocol; ok=0 means the model found a violation. */
+static void run_model(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
+  char why[400];
+  if (access(a->model, X_OK) != 0) {
+    fprintf(s->f, "model program %s is missing (does the student file compile?)\n", a->model);
+    return finish(r, s, V_FAIL, 0, "model program missing");
+  }
+  harness_run *st = run_harness(a, a->model, c, NULL, 0);
+  int passed = 0;
+  char first_bad[400] = "";
+  for (int i = 0; i < c->n_cases; i++) {
+    int ok = judge_case(st, c, c->cases[i], NULL, why, sizeof why);
+    passed += ok;
+    fprintf(s->f, "  %-16s %s\n", c->cases[i], why);
+    if (!ok && !first_bad[0]) snprintf(first_bad, sizeof first_bad, "%s: %s", c->cases[i], why);
+  }
+  /* The model explains itself on stdout (per-step conflict tables). */
+  char *text = capture_text(&st->p.out);
+  if (text && *text) fprintf(s->f, "%s", text);
+  free(text);
+  harness_free(st);
+  double score = score_fraction(c->points, passed, c->n_cases);
+  if (passed == c->n_cases) return finish(r, s, V_PASS, score, "%d/%d model cases pass", passed, c->n_cases);
+  finish(r, s, passed ? V_PARTIAL : V_FAIL, score, "%d/%d model cases pass; %s", passed, c->n_cases, first_bad);
+}
+
 /* ---------------------------------------------------------------- entry points */
 
 static int executable(const char *path, char *why, size_t cap, const char *what) {
@@ -346,6 +374,7 @@ void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignm
   snprintf(ctx->dir, sizeof ctx->dir, "%s/assignments/%s", env->root, conf->name);
   snprintf(ctx->student, sizeof ctx->student, "%s/build/%s/%s/harness", env->root, env->src, conf->name);
   snprintf(ctx->ptx, sizeof ctx->ptx, "%s/build/%s/%s/harness.ptx", env->root, env->src, conf->name);
+  snprintf(ctx->model, sizeof ctx->model, "%s/build/%s/%s/model", env->root, env->src, conf->name);
   snprintf(ctx->build_log, sizeof ctx->build_log, "%s/build/%s/%s/build.log", env->root, env->src, conf->name);
   snprintf(ctx->reference, sizeof ctx->reference, "%s/assignments/%s/ref/reference", env->root, conf->name);
 
@@ -410,6 +439,7 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r) {
   case KIND_CORRECT: run_correct(a, c, r, &s); break;
   case KIND_PERF: run_perf(a, c, r, &s); break;
   case KIND_PTX: run_ptx(a, c, r, &s); break;
+  case KIND_MODEL: run_model(a, c, r, &s); break;
   default: run_sanitizer(a, c, r, &s); break;
   }
   if (proc_interrupted && r->v != V_PASS) {

@@ -39,6 +39,7 @@ typedef struct assignment_ctx {
   char student[GRADE_PATH_MAX];   /* build/<src>/NN/harness */
   char reference[GRADE_PATH_MAX]; /* assignments/NN/ref/reference */
   char ptx[GRADE_PATH_MAX];       /* build/<src>/NN/harness.ptx */
+  char model[GRADE_PATH_MAX];     /* build/<src>/NN/model: a CPU program built with the student's file */
   char build_log[GRADE_PATH_MAX];
   int student_ok;                 /* the student binary exists and is executable */
   char student_error[2048];       /* why not: the compiler's message, or what is missing */

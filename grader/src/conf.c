@@ -12,12 +12,12 @@
 
 #include "result.h"
 
-static const char *const KIND_NAMES[KIND_COUNT] = {"correct", "perf", "ptx", "sanitizer"};
+static const char *const KIND_NAMES[KIND_COUNT] = {"correct", "perf", "ptx", "sanitizer", "model"};
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 static const char *const VISIBILITIES[] = {"visible", "hidden", "after_due_date", "after_published"};
 
 const char *conf_kind_name(check_kind k) { return k < KIND_COUNT ? KIND_NAMES[k] : "?"; }
-int conf_kind_needs_gpu(check_kind k) { return k != KIND_PTX; }
+int conf_kind_needs_gpu(check_kind k) { return k != KIND_PTX && k != KIND_MODEL; }
 
 double conf_total_points(const assignment_conf *a) {
   double t = 0;
@@ -165,7 +165,7 @@ static int check_key(parser *p, check_conf *c, const char *key, const char *v) {
   double d;
   if (!strcmp(key, "kind")) {
     int k = one_of(v, KIND_NAMES, KIND_COUNT);
-    if (k < 0) return perr(p, p->line, "kind: '%s' is not one of correct, perf, ptx, sanitizer", v);
+    if (k < 0) return perr(p, p->line, "kind: '%s' is not one of correct, perf, ptx, sanitizer, model", v);
     c->kind = (check_kind)k;
     *fields |= F_KIND;
   } else if (!strcmp(key, "points")) {
@@ -271,6 +271,7 @@ static int validate(parser *p) {
     case KIND_PERF: need = F_VARIANT | F_CASES; allow |= F_FULL_RATIO; break;
     case KIND_PTX: need = F_KERNEL | F_PATTERN; allow |= F_MIN | F_MAX; break;
     case KIND_SANITIZER: need = F_VARIANT | F_CASES | F_TOOL; break;
+    case KIND_MODEL: need = F_VARIANT | F_CASES; break;
     default: break;
     }
     static const char *const FIELD_KEYS[] = {"kind", "points", "variant", "cases", "kernel", "pattern", "tool", "full_ratio", "min", "max"};

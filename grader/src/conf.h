@@ -17,7 +17,7 @@
 #define CONF_MAX_CHECKS 32
 #define CONF_MAX_CASES 32
 
-typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIND_COUNT } check_kind;
+typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIND_MODEL, KIND_COUNT } check_kind;
 
 typedef enum expect { EXPECT_ANY, EXPECT_PASS, EXPECT_FAIL } expect;
 
@@ -30,7 +30,7 @@ typedef struct check_conf {
   double timeout_s; /* per child process */
   char visibility[24];
   expect expect_starter; /* what the starter must do in the test tiers */
-  /* correct, perf, sanitizer */
+  /* correct, perf, sanitizer, model */
   char variant[CONF_NAME_MAX];
   char cases[CONF_MAX_CASES][CONF_NAME_MAX];
   int n_cases;
