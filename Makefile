@@ -167,7 +167,7 @@ bench: ## time the reference and your code against a device-to-device copy: make
 	  echo "## $(SRC): $$a"; $(B)/$(SRC)/$$a/harness --bench || exit 1; done
 
 test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx checks (no GPU needed)
-	@$(MAKE) -f grader/tests/tests.mk test
+	@$(MAKE) test-run
 
 test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made with `make test-gpu-build`)
 	@bash grader/tests/gpu-tier.sh $(SELECTED)
@@ -190,3 +190,5 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
 
 FORCE:
+
+include grader/tests/tests.mk

@@ -66,6 +66,8 @@ static int fail(char *err, size_t cap, const char *fmt, ...) {
 
 static int add_cases(cli_opts *o, const char *list, size_t *used, char *err, size_t cap) {
   size_t len = strlen(list);
+  if (!len || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,"))
+    return fail(err, cap, "--case: empty name in '%.40s'", list);
   if (*used + len + 1 > sizeof o->case_buf) return fail(err, cap, "--case: list too long");
   char *copy = o->case_buf + *used;
   memcpy(copy, list, len + 1);

@@ -129,6 +129,12 @@ static const result_line *find_result(const harness_run *h, const char *case_nam
   return NULL;
 }
 
+static int count_results(const harness_run *h, const char *case_name) {
+  int n = 0;
+  for (int i = 0; i < h->n_lines; i++) n += !strcmp(h->lines[i].case_name, case_name);
+  return n;
+}
+
 /* Judges one case of a student run. ref (may be NULL) is the reference's
  * result for the same case and seed. Returns 1 when correct, else 0 with why. */
 static int judge_case(const harness_run *h, const check_conf *c, const char *case_name, const result_line *ref,
@@ -140,6 +146,7 @@ static int judge_case(const harness_run *h, const check_conf *c, const char *cas
     else snprintf(why, cap, "no result line for this case");
     return 0;
   }
+  if (count_results(h, case_name) > 1) return snprintf(why, cap, "more than one result line for this case"), 0;
   if (strcmp(r->variant, c->variant)) return snprintf(why, cap, "result is for variant '%s', not '%s'", r->variant, c->variant), 0;
   if (r->seed != (ref ? ref->seed : r->seed)) return snprintf(why, cap, "result has seed %" PRIu64 ", not %" PRIu64, r->seed, ref->seed), 0;
   if (ref && r->n != ref->n) return snprintf(why, cap, "result has n=%" PRIu64 ", the case has n=%" PRIu64, r->n, ref->n), 0;

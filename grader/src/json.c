@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-void json_begin(json_writer *w, FILE *f) {
+void jw_begin(jw_writer *w, FILE *f) {
   memset(w, 0, sizeof *w);
   w->f = f;
 }
@@ -21,7 +21,7 @@ static int utf8_len(const unsigned char *s) {
   return n;
 }
 
-void json_write_string(FILE *f, const char *str) {
+void jw_write_string(FILE *f, const char *str) {
   const unsigned char *s = (const unsigned char *)(str ? str : "");
   fputc('"', f);
   while (*s) {
@@ -52,7 +52,7 @@ void json_write_string(FILE *f, const char *str) {
   fputc('"', f);
 }
 
-static void prefix(json_writer *w, const char *key) {
+static void prefix(jw_writer *w, const char *key) {
   if (w->need_comma[w->depth]) fputc(',', w->f);
   w->need_comma[w->depth] = 1;
   if (w->depth) {
@@ -60,18 +60,18 @@ static void prefix(json_writer *w, const char *key) {
     for (int i = 0; i < w->depth; i++) fputs("  ", w->f);
   }
   if (key) {
-    json_write_string(w->f, key);
+    jw_write_string(w->f, key);
     fputs(": ", w->f);
   }
 }
 
-static void open_(json_writer *w, const char *key, char c) {
+static void open_(jw_writer *w, const char *key, char c) {
   prefix(w, key);
   fputc(c, w->f);
   w->need_comma[++w->depth] = 0;
 }
 
-static void close_(json_writer *w, char c) {
+static void close_(jw_writer *w, char c) {
   int had = w->need_comma[w->depth];
   w->depth--;
   if (had) {
@@ -82,23 +82,23 @@ static void close_(json_writer *w, char c) {
   if (w->depth == 0) fputc('\n', w->f);
 }
 
-void json_object_open(json_writer *w, const char *key) { open_(w, key, '{'); }
-void json_object_close(json_writer *w) { close_(w, '}'); }
-void json_array_open(json_writer *w, const char *key) { open_(w, key, '['); }
-void json_array_close(json_writer *w) { close_(w, ']'); }
+void jw_object_open(jw_writer *w, const char *key) { open_(w, key, '{'); }
+void jw_object_close(jw_writer *w) { close_(w, '}'); }
+void jw_array_open(jw_writer *w, const char *key) { open_(w, key, '['); }
+void jw_array_close(jw_writer *w) { close_(w, ']'); }
 
-void json_string(json_writer *w, const char *key, const char *value) {
+void jw_string(jw_writer *w, const char *key, const char *value) {
   prefix(w, key);
-  json_write_string(w->f, value);
+  jw_write_string(w->f, value);
 }
 
-void json_number(json_writer *w, const char *key, double value) {
+void jw_number(jw_writer *w, const char *key, double value) {
   prefix(w, key);
   if (isfinite(value)) fprintf(w->f, "%.10g", value);
   else fputs("null", w->f);
 }
 
-void json_bool(json_writer *w, const char *key, int value) {
+void jw_bool(jw_writer *w, const char *key, int value) {
   prefix(w, key);
   fputs(value ? "true" : "false", w->f);
 }

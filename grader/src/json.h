@@ -6,22 +6,22 @@
 
 #include <stdio.h>
 
-typedef struct json_writer {
+typedef struct jw_writer {
   FILE *f;
   int depth;
   int need_comma[32];
-} json_writer;
+} jw_writer;
 
-void json_begin(json_writer *w, FILE *f);
-void json_object_open(json_writer *w, const char *key); /* key NULL inside arrays / at top */
-void json_object_close(json_writer *w);
-void json_array_open(json_writer *w, const char *key);
-void json_array_close(json_writer *w);
-void json_string(json_writer *w, const char *key, const char *value);
-void json_number(json_writer *w, const char *key, double value); /* non-finite -> null */
-void json_bool(json_writer *w, const char *key, int value);
+void jw_begin(jw_writer *w, FILE *f);
+void jw_object_open(jw_writer *w, const char *key); /* key NULL inside arrays / at top */
+void jw_object_close(jw_writer *w);
+void jw_array_open(jw_writer *w, const char *key);
+void jw_array_close(jw_writer *w);
+void jw_string(jw_writer *w, const char *key, const char *value);
+void jw_number(jw_writer *w, const char *key, double value); /* non-finite -> null */
+void jw_bool(jw_writer *w, const char *key, int value);
 /* Writes s as a JSON string literal, escaping quotes, backslashes, control
  * characters and invalid UTF-8 (replaced by U+FFFD). */
-void json_write_string(FILE *f, const char *s);
+void jw_write_string(FILE *f, const char *s);
 
 #endif

@@ -43,8 +43,8 @@ static void summary(FILE *f, const run_report *r) {
 }
 
 void report_json(FILE *f, const run_report *r) {
-  json_writer w;
-  json_begin(&w, f);
+  jw_writer w;
+  jw_begin(&w, f);
   double score, max;
   report_totals(r, &score, &max);
   char *text = NULL;
@@ -52,67 +52,67 @@ void report_json(FILE *f, const run_report *r) {
   FILE *m = open_memstream(&text, &len);
   summary(m, r);
   fclose(m);
-  json_object_open(&w, NULL);
-  json_number(&w, "score", score);
-  json_number(&w, "max_score", max);
-  json_number(&w, "execution_time", r->elapsed_s);
-  json_string(&w, "output", text);
-  json_string(&w, "visibility", "visible");
-  json_string(&w, "stdout_visibility", "visible");
+  jw_object_open(&w, NULL);
+  jw_number(&w, "score", score);
+  jw_number(&w, "max_score", max);
+  jw_number(&w, "execution_time", r->elapsed_s);
+  jw_string(&w, "output", text);
+  jw_string(&w, "visibility", "visible");
+  jw_string(&w, "stdout_visibility", "visible");
   free(text);
-  json_array_open(&w, "tests");
+  jw_array_open(&w, "tests");
   for (int a = 0; a < r->n_assignments; a++) {
     const assignment_report *ar = &r->assignments[a];
     if (ar->conf_error[0]) {
       char name[160];
       snprintf(name, sizeof name, "%s: grade.conf", ar->name);
-      json_object_open(&w, NULL);
-      json_string(&w, "name", name);
-      json_number(&w, "score", 0);
-      json_number(&w, "max_score", 0);
-      json_string(&w, "status", "failed");
-      json_string(&w, "output", ar->conf_error);
-      json_string(&w, "visibility", "visible");
-      json_object_close(&w);
+      jw_object_open(&w, NULL);
+      jw_string(&w, "name", name);
+      jw_number(&w, "score", 0);
+      jw_number(&w, "max_score", 0);
+      jw_string(&w, "status", "failed");
+      jw_string(&w, "output", ar->conf_error);
+      jw_string(&w, "visibility", "visible");
+      jw_object_close(&w);
     }
     for (int i = 0; i < ar->n_results; i++) {
       const check_result *c = &ar->results[i];
       char name[200], number[16];
       snprintf(name, sizeof name, "%s: %s (%s)", ar->name, c->conf->name, c->conf->title);
       snprintf(number, sizeof number, "%.2s.%d", ar->name, i + 1);
-      json_object_open(&w, NULL);
-      json_string(&w, "name", name);
-      json_string(&w, "number", number);
-      json_number(&w, "score", c->score);
-      json_number(&w, "max_score", c->max);
-      json_string(&w, "status", c->v == V_PASS ? "passed" : "failed");
-      json_string(&w, "output", c->output ? c->output : c->reason);
-      json_string(&w, "visibility", c->conf->visibility);
-      json_array_open(&w, "tags");
-      json_string(&w, NULL, conf_kind_name(c->conf->kind));
-      json_string(&w, NULL, ar->name);
-      json_array_close(&w);
-      json_object_open(&w, "extra_data");
-      json_string(&w, "verdict", verdict_name(c->v));
-      json_string(&w, "reason", c->reason);
+      jw_object_open(&w, NULL);
+      jw_string(&w, "name", name);
+      jw_string(&w, "number", number);
+      jw_number(&w, "score", c->score);
+      jw_number(&w, "max_score", c->max);
+      jw_string(&w, "status", c->v == V_PASS ? "passed" : "failed");
+      jw_string(&w, "output", c->output ? c->output : c->reason);
+      jw_string(&w, "visibility", c->conf->visibility);
+      jw_array_open(&w, "tags");
+      jw_string(&w, NULL, conf_kind_name(c->conf->kind));
+      jw_string(&w, NULL, ar->name);
+      jw_array_close(&w);
+      jw_object_open(&w, "extra_data");
+      jw_string(&w, "verdict", verdict_name(c->v));
+      jw_string(&w, "reason", c->reason);
       if (c->has_perf) {
-        json_number(&w, "student_ms", c->t_student);
-        json_number(&w, "reference_ms", c->t_ref);
+        jw_number(&w, "student_ms", c->t_student);
+        jw_number(&w, "reference_ms", c->t_ref);
       }
-      json_object_close(&w);
-      json_object_close(&w);
+      jw_object_close(&w);
+      jw_object_close(&w);
     }
   }
-  json_array_close(&w);
-  json_object_open(&w, "extra_data");
-  json_bool(&w, "incomplete", r->interrupted);
-  json_number(&w, "seed", (double)r->env->seed);
-  json_string(&w, "source", r->env->src);
-  json_string(&w, "gpu", r->env->gpu_note);
-  json_string(&w, "started", r->started);
-  json_number(&w, "ungraded", ungraded_count(r));
-  json_object_close(&w);
-  json_object_close(&w);
+  jw_array_close(&w);
+  jw_object_open(&w, "extra_data");
+  jw_bool(&w, "incomplete", r->interrupted);
+  jw_number(&w, "seed", (double)r->env->seed);
+  jw_string(&w, "source", r->env->src);
+  jw_string(&w, "gpu", r->env->gpu_note);
+  jw_string(&w, "started", r->started);
+  jw_number(&w, "ungraded", ungraded_count(r));
+  jw_object_close(&w);
+  jw_object_close(&w);
 }
 
 /* Markdown table cells cannot hold '|' or newlines. */

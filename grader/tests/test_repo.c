@@ -1,0 +1,175 @@
+/* test_repo.c: the repository itself: every grade.conf loads, every handout's
+ * grading table equals its grade.conf, every starter fails and every solution
+ * passes the checks that need no GPU (ptx, model), the 01 PTX counts the handout
+ * quotes, and the real harness rejects bad arguments. Run from the repo root
+ * after `make test-builds`. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "ptx.h"
+#include "tests.h"
+
+#define MAX_A 16
+static char names[MAX_A][64];
+static int n_names;
+
+static void list_assignments(void) {
+  if (n_names) return;
+  DIR *d = opendir("assignments");
+  ck_assert_msg(d != NULL, "run the tests from the repository root");
+  struct dirent *e;
+  while ((e = readdir(d)) && n_names < MAX_A) {
+    char path[512];
+    snprintf(path, sizeof path, "assignments/%s/grade.conf", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    fclose(f);
+    snprintf(names[n_names++], 64, "%s", e->d_name);
+  }
+  closedir(d);
+  ck_assert_int_gt(n_names, 0);
+}
+
+START_TEST(test_every_conf_loads) {
+  list_assignments();
+  for (int i = 0; i < n_names; i++) {
+    static assignment_conf a;
+    char path[512], err[512];
+    snprintf(path, sizeof path, "assignments/%s/grade.conf", names[i]);
+    ck_assert_msg(conf_load(path, &a, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(a.name, names[i]);
+    ck_assert_msg(conf_total_points(&a) == 100, "%s totals %g points, not 100", path, conf_total_points(&a));
+  }
+}
+END_TEST
+
+/* Parses "| `name` | kind | points | title |" rows of the handout's grading
+ * table and compares them, in order, with grade.conf. */
+START_TEST(test_handout_table_matches_conf) {
+  list_assignments();
+  for (int i = 0; i < n_names; i++) {
+    static assignment_conf a;
+    char path[512], err[512];
+    snprintf(path, sizeof path, "assignments/%s/grade.conf", names[i]);
+    ck_assert_msg(conf_load(path, &a, err, sizeof err) == 0, "%s", err);
+    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
+    char *text = read_text(path);
+    ck_assert_msg(text != NULL, "%s is missing", path);
+    char *table = strstr(text, "## Grading");
+    ck_assert_msg(table != NULL, "%s has no '## Grading' section", path);
+    int row = 0, have_total = 0;
+    double total = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(table, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+      if (!strncmp(line, "| **total**", 11)) {
+        ck_assert_msg(sscanf(line, "| **total** | | **%lf** |", &total) == 1, "%s: bad total row: %s", path, line);
+        have_total = 1;
+        break;
+      }
+      if (strncmp(line, "| `", 3)) continue;
+      char name[64], kind[32], title[256];
+      double points;
+      int got = sscanf(line, "| `%63[^`]` | %31[^ |] | %lf | %255[^|]|", name, kind, &points, title);
+      ck_assert_msg(got == 4, "%s: cannot read table row: %s", path, line);
+      size_t tl = strlen(title);
+      while (tl && title[tl - 1] == ' ') title[--tl] = 0;
+      ck_assert_msg(row < a.n_checks, "%s: row '%s' has no section in grade.conf", path, name);
+      const check_conf *c = &a.checks[row++];
+      ck_assert_msg(!strcmp(name, c->name), "%s: row %d is '%s', grade.conf has [%s]", path, row, name, c->name);
+      ck_assert_msg(!strcmp(kind, conf_kind_name(c->kind)), "%s: '%s' kind %s, grade.conf says %s", path, name, kind, conf_kind_name(c->kind));
+      ck_assert_msg(points == c->points, "%s: '%s' %g points, grade.conf says %g", path, name, points, c->points);
+      ck_assert_msg(!strcmp(title, c->title), "%s: '%s' title '%s', grade.conf says '%s'", path, name, title, c->title);
+    }
+    ck_assert_msg(row == a.n_checks, "%s: %d rows, grade.conf has %d checks", path, row, a.n_checks);
+    ck_assert_msg(have_total && total == conf_total_points(&a), "%s: total row %g, grade.conf totals %g", path, total, conf_total_points(&a));
+    free(text);
+  }
+}
+END_TEST
+
+/* The counts the 01 handout teaches, measured on the PTX the grader reads. */
+static long count01(const char *src, const char *kernel, const char *pattern) {
+  char path[256], err[256];
+  snprintf(path, sizeof path, "build/%s/01-warp-scan/harness.ptx", src);
+  long n = ptx_count(path, kernel, pattern, err, sizeof err);
+  ck_assert_msg(n >= 0, "%s", err);
+  return n;
+}
+
+#define VOLATILE_SHARED "^[[:space:]]*(ld|st)\\.volatile\\.shared"
+#define ANY_SHARED "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared"
+
+START_TEST(test_01_ptx_counts) {
+  /* The starter's scratch scan has no volatile accesses: the compiler was free
+   * to cache and drop them, which is the bug. */
+  ck_assert_int_eq(count01("starter", "scan_scratch", VOLATILE_SHARED), 0);
+  ck_assert_int_lt(count01("starter", "scan_scratch", ANY_SHARED), 18);
+  /* Task 1 and 2: 18 and 11 shared loads/stores. */
+  ck_assert_int_eq(count01("solutions", "scan_scratch", VOLATILE_SHARED), 18);
+  ck_assert_int_eq(count01("solutions", "scan_scratch_register", VOLATILE_SHARED), 11);
+  /* Task 2 check: the starter fails it (no volatile access at all). */
+  ck_assert_int_eq(count01("starter", "scan_scratch_register", VOLATILE_SHARED), 0);
+  /* Task 3: five shuffles and no shared memory; warp barriers in the syncwarp scan. */
+  ck_assert_int_eq(count01("solutions", "scan_shfl", "shfl\\.sync\\.up"), 5);
+  ck_assert_int_eq(count01("solutions", "scan_shfl", ANY_SHARED), 0);
+  ck_assert_int_eq(count01("starter", "scan_shfl", "shfl\\.sync\\.up"), 0);
+  ck_assert_int_gt(count01("solutions", "scan_syncwarp", "bar\\.warp\\.sync"), 0);
+  ck_assert_int_eq(count01("starter", "scan_syncwarp", "bar\\.warp\\.sync"), 0);
+}
+END_TEST
+
+/* The grader itself, in no-GPU mode, with --expect: the starter fails every
+ * ptx/model check its grade.conf says it fails, the solution passes them all. */
+static void grade_expect(const char *src) {
+  char *dir = make_temp_dir("repo-grade");
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "build/grader/grade --no-gpu --expect --src %s --results %s > %s/log 2>&1", src, dir, dir);
+  int rc = run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/log", dir);
+  char *log = read_text(cmd);
+  ck_assert_msg(rc == 0, "grade --expect --src %s exited %d:\n%s", src, rc, log ? log : "");
+  ck_assert(strstr(log, "EXPECT OK") != NULL);
+  snprintf(cmd, sizeof cmd, "%s/latest/results.json", dir);
+  json_t *j = load_json(cmd);
+  ck_assert(json_array_size(json_object_get(j, "tests")) > 0);
+  json_decref(j);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+
+START_TEST(test_grade_starter_fails_where_expected) { grade_expect("starter"); }
+END_TEST
+START_TEST(test_grade_solutions_pass) { grade_expect("solutions"); }
+END_TEST
+
+START_TEST(test_harness_cli_without_gpu) {
+  list_assignments();
+  for (int i = 0; i < n_names; i++) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "build/starter/%s/harness --list > /dev/null", names[i]);
+    ck_assert_msg(run_shell(cmd) == 0, "%s failed", cmd);
+    snprintf(cmd, sizeof cmd, "build/starter/%s/harness --frobnicate 2> /dev/null", names[i]);
+    ck_assert_msg(run_shell(cmd) == 2, "%s: a bad option must exit 2", names[i]);
+    snprintf(cmd, sizeof cmd, "build/starter/%s/harness --case no-such-case 2> /dev/null", names[i]);
+    ck_assert_msg(run_shell(cmd) == 2, "%s: an unknown case must exit 2", names[i]);
+  }
+}
+END_TEST
+
+Suite *repo_suite(void) {
+  Suite *s = suite_create("repo");
+  TCase *t = tcase_create("assignments");
+  tcase_set_timeout(t, 300);
+  tcase_add_test(t, test_every_conf_loads);
+  tcase_add_test(t, test_handout_table_matches_conf);
+  tcase_add_test(t, test_01_ptx_counts);
+  tcase_add_test(t, test_grade_starter_fails_where_expected);
+  tcase_add_test(t, test_grade_solutions_pass);
+  tcase_add_test(t, test_harness_cli_without_gpu);
+  suite_add_tcase(s, t);
+  return s;
+}

@@ -1,0 +1,28 @@
+/* tests.h: the Check suites of the CPU tier and their shared helpers. */
+#ifndef SCANLAB_TESTS_H
+#define SCANLAB_TESTS_H
+
+#include <check.h>
+#include <jansson.h>
+
+Suite *lib_suite(void);
+Suite *conf_suite(void);
+Suite *score_suite(void);
+Suite *json_suite(void);
+Suite *proc_suite(void);
+Suite *repo_suite(void);
+
+/* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
+void write_text(const char *path, const char *text, int exec);
+/* A fresh empty folder under /tmp; the caller owns the path (malloc'd). */
+char *make_temp_dir(const char *tag);
+/* rm -rf path. */
+void remove_dir(const char *path);
+/* Runs a shell command; returns its exit status (or 128 + signal). Output goes to out_path when set. */
+int run_shell(const char *cmd);
+/* Reads a whole file (malloc'd, NUL-terminated) or NULL. */
+char *read_text(const char *path);
+/* Loads a JSON file with jansson; fails the test with the parser's message if it is not valid JSON. */
+json_t *load_json(const char *path);
+
+#endif

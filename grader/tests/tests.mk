@@ -1,0 +1,34 @@
+# tests.mk: the CPU test tier (`make test`), included by the top-level Makefile.
+# Check unit suites (build/tests/unit), the fault-injection suite
+# (build/tests/faults), every starter and solution compiled, the ptx checks.
+
+CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+TEST_CFLAGS := $(CFLAGS) -Igrader/tests $(CHECK_FLAGS)
+UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c)
+FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
+UNIT := $(B)/tests/unit
+FAULTS := $(B)/tests/faults
+ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
+
+$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+$(UNIT): $(UNIT_O) $(LIBGRADER)
+	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
+
+$(FAULTS): $(FAULTS_O) $(LIBGRADER)
+	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
+
+.PHONY: test-builds test-run
+# Every starter and solution must compile (a starter is wrong, never broken).
+test-builds: tools
+	@$(MAKE) $(ALL_BUILDS) $(if $(HAVE_SOLUTIONS),$(REFS))
+
+test-run: test-builds $(UNIT) $(FAULTS)
+	@echo "== unit tests (Check)"
+	@$(UNIT)
+	@echo "== fault-injection suite (Check)"
+	@$(FAULTS)
+	@echo "== make test: all passed"

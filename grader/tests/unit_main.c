@@ -1,0 +1,17 @@
+/* unit_main.c: runs the unit suites of the CPU tier; exits nonzero on any failure. */
+#include <stdlib.h>
+
+#include "tests.h"
+
+int main(void) {
+  SRunner *sr = srunner_create(lib_suite());
+  srunner_add_suite(sr, conf_suite());
+  srunner_add_suite(sr, score_suite());
+  srunner_add_suite(sr, json_suite());
+  srunner_add_suite(sr, proc_suite());
+  srunner_add_suite(sr, repo_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
