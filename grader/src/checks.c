@@ -32,7 +32,8 @@ typedef struct harness_run {
   char failure[320];       /* one line when the process did not exit 0 */
 } harness_run;
 
-/* The last non-empty line of a capture, for "exit 3: <CUDA error>". */
+/* The end of the last non-empty line of a capture, for "exit 3: <CUDA error>":
+ * error messages end lines, so a long line keeps its last 120 characters. */
 static void last_line(const capture *c, char *out, size_t cap) {
   char *text = capture_text(c);
   out[0] = 0;
@@ -41,7 +42,8 @@ static void last_line(const capture *c, char *out, size_t cap) {
   while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' ')) text[--len] = 0;
   char *start = strrchr(text, '\n');
   start = start ? start + 1 : text;
-  snprintf(out, cap, "%.200s", start);
+  size_t n = strlen(start);
+  snprintf(out, cap, "%s%s", n > 120 ? "..." : "", n > 120 ? start + n - 120 : start);
   for (char *s = out; *s; s++)
     if ((unsigned char)*s < 0x20) *s = ' ';
   free(text);

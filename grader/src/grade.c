@@ -145,8 +145,10 @@ static void find_gpu(const options *o, grade_env *env) {
   free(p);
 }
 
+/* compute-sanitizer from --cuda DIR alone when it is given, else from
+ * $CUDA_HOME or /usr/local/cuda. */
 static void find_sanitizer(const options *o, grade_env *env) {
-  const char *dirs[] = {o->cuda, getenv("CUDA_HOME"), "/usr/local/cuda"};
+  const char *dirs[] = {o->cuda, o->cuda ? NULL : getenv("CUDA_HOME"), o->cuda ? NULL : "/usr/local/cuda"};
   for (int i = 0; i < 3; i++) {
     if (!dirs[i]) continue;
     snprintf(env->sanitizer, sizeof env->sanitizer, "%s/bin/compute-sanitizer", dirs[i]);

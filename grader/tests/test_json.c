@@ -53,7 +53,7 @@ START_TEST(test_json_strings_roundtrip) {
   ck_assert_str_eq(json_string_value(json_object_get(root, "key with \"quotes\"\n")), "v");
   ck_assert(json_is_null(json_object_get(root, "nan")));
   ck_assert(json_is_true(json_object_get(root, "t")));
-  ck_assert_double_eq(json_real_value(json_object_get(root, "n")), 1.5);
+  ck_assert_double_eq(json_number_value(json_object_get(root, "n")), 1.5);
   json_decref(root);
   free(buf);
 }

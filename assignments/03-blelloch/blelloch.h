@@ -1,0 +1,127 @@
+// blelloch.h: what you write in blelloch.cu (assignment 03), and the course-owned
+// per-thread steps of the Blelloch scan that call it.
+//
+// The kernel (main.cu) and the CPU bank-conflict model (model.cu) both run the
+// steps below, which compute every shared-memory index from your three
+// functions. So the words the model puts into banks are exactly the words the
+// kernel touches: the two cannot drift apart.
+//
+// One block scans one segment of len <= TILE elements as a tree of `tree`
+// leaves (a power of two, len <= tree <= TILE); leaves len..tree-1 hold zeros.
+// Tree element i lives in shared word shared_word(layout, i).
+#ifndef BLELLOCH_H
+#define BLELLOCH_H
+
+enum {
+  TILE = 2048,             // the most elements one block scans: two per thread
+  THREADS = TILE / 2,      // threads of a block that scans a full tile
+  SMEM_WORDS = TILE + TILE / 8, // the shared array the kernel allocates: room for one pad word in eight
+  WARP = 32,
+};
+
+// ---------------------------------------------------------------- what you write (blelloch.cu)
+
+// Task 1: the shared-memory word that holds tree element i, 0 <= i < TILE.
+// Different elements must get different words, all below SMEM_WORDS.
+__host__ __device__ int padded_index(int i);
+
+// Task 2: the tree element that thread t (0 <= t < tree/2) moves between global
+// and shared memory as its k-th element (k = 0 or 1). Together the tree/2 threads
+// must move each of the elements 0..tree-1 exactly once.
+__host__ __device__ int thread_element(int t, int k, int tree);
+
+// Task 3: the number of leaves of the tree for a segment of len elements
+// (1 <= len <= TILE): a power of two, at least 2, at least len, at most TILE.
+__host__ __device__ int tree_size(int len);
+
+// ---------------------------------------------------------------- course-owned from here
+
+// Which index function places the tree in shared memory. One kernel (and one
+// model variant) per layout, all with your thread_element and tree_size.
+typedef enum layout {
+  LAYOUT_STUDENT, // your padded_index
+  LAYOUT_NONE,    // element i in word i: the unpadded baseline
+  LAYOUT_GEMS16,  // the classic offset for 16 banks (GPU Gems 3, ch. 39)
+  LAYOUT_COUNT
+} layout;
+
+typedef struct layout_info {
+  const char *slug;    // the variant name, in the harness and in the model
+  const char *summary; // one line for --list
+} layout_info;
+
+static const layout_info LAYOUTS[LAYOUT_COUNT] = {
+    {"blelloch_padded", "tasks 1-3: your padded_index, thread_element and tree_size"},
+    {"blelloch_unpadded", "element i in word i (no padding), your thread_element and tree_size"},
+    {"blelloch_gems16", "the 16-bank offset i + (i >> 4) + (i >> 8), your thread_element and tree_size"},
+};
+
+// The shared word of tree element i. `layout` is a compile-time constant in
+// each kernel, so the switch folds away.
+static __host__ __device__ __forceinline__ int shared_word(int layout, int i) {
+  switch (layout) {
+  case LAYOUT_NONE: return i;
+  case LAYOUT_GEMS16: return i + (i >> 4) + (i >> 8); // CONFLICT_FREE_OFFSET for 16 banks
+  default: return padded_index(i);
+  }
+}
+
+// Threads a block needs for a tree: tree/2, rounded up to whole warps.
+static __host__ __device__ __forceinline__ int block_threads(int tree) { return (tree / 2 + WARP - 1) / WARP * WARP; }
+
+// The element thread t moves as its k-th, or -1 when it moves none. Only the
+// first tree/2 threads move elements; an answer outside 0..tree-1 moves nothing.
+static __host__ __device__ __forceinline__ int moved_element(int t, int k, int tree) {
+  if (t >= tree / 2) return -1;
+  int e = thread_element(t, k, tree);
+  return e >= 0 && e < tree ? e : -1;
+}
+
+// At stride s (1, 2, 4, ..., tree/2) the tree combines tree/(2s) pairs of
+// nodes: thread t's pair is (left, right) = (s(2t+1) - 1, s(2t+2) - 1), the
+// roots of two neighbouring subtrees of s leaves each.
+static __host__ __device__ __forceinline__ int sweep_threads(int tree, int stride) { return tree / (2 * stride); }
+static __host__ __device__ __forceinline__ int sweep_left(int t, int stride) { return stride * (2 * t + 1) - 1; }
+static __host__ __device__ __forceinline__ int sweep_right(int t, int stride) { return stride * (2 * t + 2) - 1; }
+
+// The steps of one thread. Sums are unsigned so they wrap modulo 2^32, as the
+// CPU reference's do (signed overflow would be undefined on the CPU).
+
+// Load: element e of the segment (zero past its end, which pads the tree).
+static __host__ __device__ __forceinline__ void load_element(int layout, unsigned *temp, const int *seg, int len,
+                                                             int tree, int t, int k) {
+  int e = moved_element(t, k, tree);
+  if (e >= 0) temp[shared_word(layout, e)] = e < len ? (unsigned)seg[e] : 0u;
+}
+
+// Up-sweep at one stride: the right node becomes the sum of both subtrees.
+// After the stride tree/2 step, the root (element tree-1) holds the total.
+static __host__ __device__ __forceinline__ void up_sweep_step(int layout, unsigned *temp, int t, int stride) {
+  temp[shared_word(layout, sweep_right(t, stride))] += temp[shared_word(layout, sweep_left(t, stride))];
+}
+
+// Between the sweeps: the root takes the identity, 0 (this makes the scan exclusive).
+static __host__ __device__ __forceinline__ void clear_root(int layout, unsigned *temp, int tree) {
+  temp[shared_word(layout, tree - 1)] = 0;
+}
+
+// Down-sweep at one stride: the right node holds the sum of everything before
+// the pair's subtrees. The left subtree gets that prefix, the right subtree
+// that prefix plus the left subtree's total (which the up-sweep left in `left`).
+// Both words are read before either is written: two loads and two stores (a
+// `temp[b] += ...` after writing temp[a] would make the compiler load b again).
+static __host__ __device__ __forceinline__ void down_sweep_step(int layout, unsigned *temp, int t, int stride) {
+  int a = shared_word(layout, sweep_left(t, stride)), b = shared_word(layout, sweep_right(t, stride));
+  unsigned left_total = temp[a], prefix = temp[b];
+  temp[a] = prefix;
+  temp[b] = prefix + left_total;
+}
+
+// Store: the exclusive prefix of element e, for the elements the segment has.
+static __host__ __device__ __forceinline__ void store_element(int layout, const unsigned *temp, int *seg, int len,
+                                                              int tree, int t, int k) {
+  int e = moved_element(t, k, tree);
+  if (e >= 0 && e < len) seg[e] = (int)temp[shared_word(layout, e)];
+}
+
+#endif

@@ -1,0 +1,554 @@
+// model.cu: the CPU model of assignment 03. Needs no GPU and makes no CUDA call.
+//
+// Built with your blelloch.cu (`make build/starter/03-blelloch/model`), it runs
+// the per-thread steps of blelloch.h, the same functions the kernel runs, and
+// answers three questions about your padded_index, thread_element and tree_size:
+//
+//   banks     For every shared-memory access of the kernel (the two loads, each
+//             up-sweep and down-sweep step, the root, the two stores), group the
+//             active threads into warps of 32 consecutive ids, put each thread's
+//             word into bank word % 32, and count the n-way conflict: the most
+//             distinct words one bank gets in one warp's access (equal words are
+//             one broadcast read). Done for every tree your tree_size uses; ok
+//             when every access of every step is 1-way and every word is inside
+//             the kernel's shared array.
+//   tree      tree_size(L) is the smallest tree that works, for every L (task 3).
+//   simulate  Runs the kernel's steps one thread at a time on the CPU for every
+//             segment length 1..2048 (and a short last segment of each) and
+//             compares the result with scan_cpu_i32.
+//
+// It speaks the harness protocol, so the grader runs it like a harness:
+//   model --list
+//   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,tree,simulate]
+//         [--seed S] [--check] [--result-fd FD]
+// The tables go to stdout; one result line per case goes to the result fd:
+// n = rows (or lengths) examined, mismatches = how many failed, first_bad = the
+// first one (-1 when none). --reps and --warmup are accepted and ignored.
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blelloch.h"
+#include "cli.h"
+#include "prng.h"
+#include "result.h"
+#include "scan_cpu.h"
+
+#include "blelloch.cu"
+
+enum { BANKS = 32 }; // 4-byte banks, on every GPU from sm_75 to sm_90
+
+// ---------------------------------------------------------------- the layout's words
+
+// Checks that the layout puts elements 0..TILE-1 into distinct words below
+// SMEM_WORDS. Returns the number of bad elements (the first in *first_bad);
+// prints the first problem.
+static int check_words(int layout, int *max_word, int *first_bad) {
+  static int owner[SMEM_WORDS];
+  int bad = 0;
+  *max_word = -1;
+  *first_bad = -1;
+  for (int w = 0; w < SMEM_WORDS; w++) owner[w] = -1;
+  for (int i = 0; i < TILE; i++) {
+    int w = shared_word(layout, i);
+    if (w < 0 || w >= SMEM_WORDS) {
+      if (!bad++) printf("  element %d goes to word %d, outside the %d words the kernel allocates\n", i, w, (int)SMEM_WORDS);
+      if (*first_bad < 0) *first_bad = i;
+      continue;
+    }
+    if (w > *max_word) *max_word = w;
+    if (owner[w] >= 0) {
+      if (!bad++) printf("  elements %d and %d share word %d: two threads would race on it\n", owner[w], i, w);
+      if (*first_bad < 0) *first_bad = i;
+      continue;
+    }
+    owner[w] = i;
+  }
+  return bad;
+}
+
+// The trees the kernel uses: tree_size(L) for L = 1..TILE, largest first.
+// Returns how many; lo/hi are the segment lengths each serves. Invalid trees
+// (tree_size's contract broken) are left out and counted in *invalid.
+static int trees_used(int *trees, int *lo, int *hi, int *invalid) {
+  int count = 0;
+  *invalid = 0;
+  for (int len = 1; len <= TILE; len++) {
+    int t = tree_size(len);
+    if (t < 2 || t > TILE || (t & (t - 1)) || t < len) {
+      ++*invalid;
+      continue;
+    }
+    int k = 0;
+    while (k < count && trees[k] != t) k++;
+    if (k == count) trees[count] = t, lo[count] = len, hi[count] = len, count++;
+    if (len < lo[k]) lo[k] = len;
+    if (len > hi[k]) hi[k] = len;
+  }
+  for (int a = 0; a < count; a++) // largest first
+    for (int b = a + 1; b < count; b++)
+      if (trees[b] > trees[a]) {
+        int x = trees[a]; trees[a] = trees[b]; trees[b] = x;
+        x = lo[a]; lo[a] = lo[b]; lo[b] = x;
+        x = hi[a]; hi[a] = hi[b]; hi[b] = x;
+      }
+  return count;
+}
+
+// ---------------------------------------------------------------- one access, warp by warp
+
+// The shared-memory accesses of the kernel, as blelloch.h makes them.
+typedef enum access_kind {
+  ACC_MOVE,  // load_element / store_element: temp[word(e)], e = moved_element(t, k)
+  ACC_LEFT,  // a sweep step's temp[word(left)]
+  ACC_RIGHT, // a sweep step's temp[word(right)]
+  ACC_ROOT,  // clear_root
+} access_kind;
+
+// The word thread t touches in one access, or -1 when it takes no part.
+static int access_word(int layout, int tree, access_kind kind, int arg, int t) {
+  switch (kind) {
+  case ACC_MOVE: {
+    int e = moved_element(t, arg, tree);
+    return e < 0 ? -1 : shared_word(layout, e);
+  }
+  case ACC_LEFT: return t < sweep_threads(tree, arg) ? shared_word(layout, sweep_left(t, arg)) : -1;
+  case ACC_RIGHT: return t < sweep_threads(tree, arg) ? shared_word(layout, sweep_right(t, arg)) : -1;
+  default: return t == 0 ? shared_word(layout, tree - 1) : -1;
+  }
+}
+
+typedef struct conflict {
+  int threads;     // active threads
+  int worst;       // the worst warp's n-way conflict (0 when no thread is active)
+  long extra;      // sum over warps of (n - 1): the passes a conflict-free layout saves
+  int ex_warp, ex_bank, ex_count;         // an example of the worst conflict:
+  int ex_lanes[WARP], ex_words[WARP];     // the lanes of one warp that share a bank
+} conflict;
+
+// The n-way conflict of one warp's access: the most distinct words in one bank.
+// Keeps the first warp's example of the worst conflict seen so far in c.
+static int warp_conflict(const int *lane_word, int warp, conflict *c) {
+  int count[BANKS] = {0}, worst = 0, worst_bank = 0;
+  for (int l = 0; l < WARP; l++) {
+    int w = lane_word[l];
+    if (w < 0) continue;
+    int seen = 0;
+    for (int m = 0; m < l && !seen; m++) seen = lane_word[m] == w; // the same word: broadcast
+    if (seen) continue;
+    int b = w % BANKS;
+    if (++count[b] > worst) worst = count[b], worst_bank = b;
+  }
+  if (worst > 1 && worst > c->worst) {
+    c->ex_warp = warp;
+    c->ex_bank = worst_bank;
+    c->ex_count = 0;
+    for (int l = 0; l < WARP; l++) {
+      int w = lane_word[l], dup = 0;
+      for (int m = 0; m < c->ex_count && !dup; m++) dup = c->ex_words[m] == w;
+      if (w >= 0 && w % BANKS == worst_bank && !dup) {
+        c->ex_lanes[c->ex_count] = l;
+        c->ex_words[c->ex_count++] = w;
+      }
+    }
+  }
+  return worst;
+}
+
+// "0,16" for two items, "0,8,..,24" for more.
+static void print_list(const int *v, int n) {
+  if (n <= 2) printf("%d,%d", v[0], v[1]);
+  else printf("%d,%d,..,%d", v[0], v[1], v[n - 1]);
+}
+
+static conflict measure(int layout, int tree, access_kind kind, int arg) {
+  conflict c;
+  memset(&c, 0, sizeof c);
+  int threads = block_threads(tree);
+  for (int warp = 0; warp < threads / WARP; warp++) {
+    int lane_word[WARP];
+    for (int l = 0; l < WARP; l++) {
+      lane_word[l] = access_word(layout, tree, kind, arg, warp * WARP + l);
+      c.threads += lane_word[l] >= 0;
+    }
+    int n = warp_conflict(lane_word, warp, &c);
+    if (n > 1) c.extra += n - 1;
+    if (n > c.worst) c.worst = n;
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------- the steps of one tree
+
+// One step of the kernel: one or two accesses, each used by loads and/or stores.
+typedef struct step_row {
+  char name[24];
+  int stride;           // 0 for the moves and the root
+  conflict a, b;        // a: the element, or the left node; b: the right node (sweeps only)
+  int has_b;
+  long ld_extra, st_extra; // extra passes of the step's shared loads and stores
+} step_row;
+
+#define MAX_ROWS (2 * 12 + 5)
+
+// The kernel's steps in program order, with the accesses each makes:
+//   load k:    st temp[e]                   up-sweep:   ld left, ld right, st right
+//   clear:     st temp[root]                down-sweep: ld left, ld right, st left, st right
+//   store k:   ld temp[e]
+static int tree_rows(int layout, int tree, step_row *rows) {
+  int n = 0;
+  for (int k = 0; k < 2; k++, n++) {
+    memset(&rows[n], 0, sizeof rows[n]);
+    snprintf(rows[n].name, sizeof rows[n].name, "load k=%d", k);
+    rows[n].a = measure(layout, tree, ACC_MOVE, k);
+    rows[n].st_extra = rows[n].a.extra;
+  }
+  for (int s = 1; s < tree; s *= 2, n++) {
+    memset(&rows[n], 0, sizeof rows[n]);
+    snprintf(rows[n].name, sizeof rows[n].name, "up-sweep");
+    rows[n].stride = s;
+    rows[n].a = measure(layout, tree, ACC_LEFT, s);
+    rows[n].b = measure(layout, tree, ACC_RIGHT, s);
+    rows[n].has_b = 1;
+    rows[n].ld_extra = rows[n].a.extra + rows[n].b.extra;
+    rows[n].st_extra = rows[n].b.extra;
+  }
+  memset(&rows[n], 0, sizeof rows[n]);
+  snprintf(rows[n].name, sizeof rows[n].name, "clear root");
+  rows[n].a = measure(layout, tree, ACC_ROOT, 0);
+  rows[n].st_extra = rows[n].a.extra;
+  n++;
+  for (int s = tree / 2; s >= 1; s /= 2, n++) {
+    memset(&rows[n], 0, sizeof rows[n]);
+    snprintf(rows[n].name, sizeof rows[n].name, "down-sweep");
+    rows[n].stride = s;
+    rows[n].a = measure(layout, tree, ACC_LEFT, s);
+    rows[n].b = measure(layout, tree, ACC_RIGHT, s);
+    rows[n].has_b = 1;
+    rows[n].ld_extra = rows[n].st_extra = rows[n].a.extra + rows[n].b.extra;
+  }
+  for (int k = 0; k < 2; k++, n++) {
+    memset(&rows[n], 0, sizeof rows[n]);
+    snprintf(rows[n].name, sizeof rows[n].name, "store k=%d", k);
+    rows[n].a = measure(layout, tree, ACC_MOVE, k);
+    rows[n].ld_extra = rows[n].a.extra;
+  }
+  return n;
+}
+
+static int row_worst(const step_row *r) { return r->has_b && r->b.worst > r->a.worst ? r->b.worst : r->a.worst; }
+
+static void print_way(int n) {
+  if (n == 0) printf("  %-7s", "-");
+  else printf("  %2d-way%s", n, n > 1 ? "*" : " ");
+}
+
+static void print_rows(const step_row *rows, int n_rows, int first_index) {
+  printf("  %3s  %-11s %6s %7s  %-7s  %-7s  %9s  %s\n", "#", "step", "stride", "threads", "access1", "access2",
+         "extra ld/st", "example of the worst conflict");
+  for (int i = 0; i < n_rows; i++) {
+    const step_row *r = &rows[i];
+    int threads = r->a.threads > r->b.threads ? r->a.threads : r->b.threads;
+    printf("  %3d  %-11s ", first_index + i, r->name);
+    if (r->stride) printf("%6d", r->stride);
+    else printf("%6s", "-");
+    printf(" %7d", threads);
+    print_way(r->a.worst);
+    print_way(r->has_b ? r->b.worst : 0);
+    printf("  %5ld/%-5ld", r->ld_extra, r->st_extra);
+    const conflict *ex = r->has_b && r->b.worst > r->a.worst ? &r->b : &r->a;
+    if (ex->worst > 1) {
+      printf("  warp %d bank %d: lanes ", ex->ex_warp, ex->ex_bank);
+      print_list(ex->ex_lanes, ex->ex_count);
+      printf(" -> words ");
+      print_list(ex->ex_words, ex->ex_count);
+    }
+    printf("\n");
+  }
+}
+
+// ---------------------------------------------------------------- the cases
+
+typedef struct outcome {
+  uint64_t n, mismatches;
+  int64_t first_bad;
+} outcome;
+
+static void fail_at(outcome *o, int64_t index) {
+  if (!o->mismatches++) o->first_bad = index;
+}
+
+static void case_banks(int layout, outcome *o) {
+  printf("Bank conflicts of every shared-memory access (32 banks of 4 bytes, warps of 32 threads).\n"
+         "n-way: the most distinct words that one warp's access puts into one bank; the access then\n"
+         "takes n passes (equal words are read once and broadcast). access1: the element moved, or the\n"
+         "left node of a sweep pair; access2: the right node. extra ld/st: passes beyond one per warp,\n"
+         "summed over all warps, for the step's shared loads / stores (ncu's bank-conflict counters).\n");
+  int max_word, first_bad;
+  int bad = check_words(layout, &max_word, &first_bad);
+  printf("  words: elements 0..%d use words up to %d of the %d the kernel allocates; %s\n", TILE - 1, max_word,
+         (int)SMEM_WORDS, bad ? "NOT one word per element inside the array" : "one word per element: ok");
+  if (bad) {
+    o->n = TILE;
+    o->mismatches = (uint64_t)bad;
+    o->first_bad = first_bad;
+    printf("  (no conflict count: fix the words first)\n");
+    return;
+  }
+  int trees[12], lo[12], hi[12], invalid;
+  int n_trees = trees_used(trees, lo, hi, &invalid);
+  if (invalid) printf("  tree_size breaks its contract for %d lengths; those are left out here (see case tree)\n", invalid);
+  int index = 0;
+  for (int k = 0; k < n_trees; k++) {
+    step_row rows[MAX_ROWS];
+    int n_rows = tree_rows(layout, trees[k], rows);
+    int worst = 0, worst_row = 0;
+    long ld = 0, st = 0;
+    for (int i = 0; i < n_rows; i++) {
+      int w = row_worst(&rows[i]);
+      if (w > 1) fail_at(o, index + i);
+      if (w > worst) worst = w, worst_row = i;
+      ld += rows[i].ld_extra;
+      st += rows[i].st_extra;
+    }
+    printf("\ntree of %d leaves (segments of %d..%d elements), %d threads:", trees[k], lo[k], hi[k],
+           block_threads(trees[k]));
+    if (k == 0) { // the largest tree in full: it is the one the timed case uses
+      printf("\n");
+      print_rows(rows, n_rows, index);
+      printf("  worst %d-way; extra passes per block: %ld on loads, %ld on stores\n", worst, ld, st);
+    } else {
+      printf(" rows %d..%d, worst %d-way", index, index + n_rows - 1, worst);
+      if (worst > 1) printf(" (row %d, %s stride %d)", index + worst_row, rows[worst_row].name, rows[worst_row].stride);
+      printf("; extra passes %ld/%ld\n", ld, st);
+    }
+    index += n_rows;
+  }
+  o->n = (uint64_t)index;
+  printf("\nbanks: %" PRIu64 " of %d steps have a bank conflict%s\n", o->mismatches, index,
+         o->mismatches ? " (marked *)" : ": conflict-free");
+}
+
+static int smallest_tree(int len) {
+  int t = 2;
+  while (t < len) t *= 2;
+  return t;
+}
+
+static int log2i(int x) {
+  int k = 0;
+  while ((1 << k) < x) k++;
+  return k;
+}
+
+static void case_tree(outcome *o) {
+  printf("tree_size(L): the tree needs a power of two leaves, at least 2 and at least L; the smallest\n"
+         "such tree costs 2(tree - 1) additions in 2 log2(tree) steps on tree/2 threads.\n");
+  printf("  %5s %6s %7s %6s %10s %8s\n", "L", "tree", "wanted", "steps", "additions", "threads");
+  static const int shown[] = {1, 2, 3, 33, 100, 1000, 1025, 2047, 2048};
+  for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
+    int len = shown[i], t = tree_size(len);
+    printf("  %5d %6d %7d %6d %10d %8d%s\n", len, t, smallest_tree(len), 2 * log2i(t), 2 * (t - 1), t / 2,
+           t == smallest_tree(len) ? "" : "  *");
+  }
+  for (int len = 1; len <= TILE; len++)
+    if (tree_size(len) != smallest_tree(len)) fail_at(o, len);
+  o->n = TILE;
+  printf("tree: %" PRIu64 " of %d lengths get a tree other than the smallest", o->mismatches, (int)TILE);
+  if (o->mismatches) printf(" (first at L = %" PRId64 ")", o->first_bad);
+  printf("\n");
+}
+
+// Runs the kernel's program for one segment on the CPU: each step's threads one
+// after another. That equals the GPU's result because within one step no thread
+// touches a word another thread touches (checked first: distinct words, each
+// element moved once), and the barriers between steps are the loop boundaries.
+static int simulate_one(int layout, const int32_t *in, int len, int tree, int32_t *out, char *why, size_t cap) {
+  static unsigned temp[SMEM_WORDS];
+  static int moved[TILE], owner[SMEM_WORDS];
+  int threads = block_threads(tree);
+  for (int w = 0; w < SMEM_WORDS; w++) owner[w] = -1;
+  for (int e = 0; e < tree; e++) {
+    int w = shared_word(layout, e);
+    if (w < 0 || w >= SMEM_WORDS) return snprintf(why, cap, "element %d goes to word %d, outside the array", e, w), 0;
+    if (owner[w] >= 0) return snprintf(why, cap, "elements %d and %d share word %d", owner[w], e, w), 0;
+    owner[w] = e;
+    moved[e] = 0;
+  }
+  for (int t = 0; t < threads; t++)
+    for (int k = 0; k < 2; k++) {
+      int e = moved_element(t, k, tree);
+      if (e >= 0 && moved[e]++) return snprintf(why, cap, "element %d is moved twice (thread %d, k=%d)", e, t, k), 0;
+    }
+  for (int e = 0; e < tree; e++)
+    if (!moved[e]) return snprintf(why, cap, "no thread moves element %d of a %d-leaf tree", e, tree), 0;
+
+  memset(temp, 0xA5, sizeof temp); // shared memory starts as garbage
+  for (int t = 0; t < threads; t++)
+    for (int k = 0; k < 2; k++) load_element(layout, temp, in, len, tree, t, k);
+  for (int s = 1; s < tree; s *= 2)
+    for (int t = 0; t < sweep_threads(tree, s); t++) up_sweep_step(layout, temp, t, s);
+  clear_root(layout, temp, tree);
+  for (int s = tree / 2; s >= 1; s /= 2)
+    for (int t = 0; t < sweep_threads(tree, s); t++) down_sweep_step(layout, temp, t, s);
+  for (int t = 0; t < threads; t++)
+    for (int k = 0; k < 2; k++) store_element(layout, temp, out, len, tree, t, k);
+  return 1;
+}
+
+static void case_simulate(int layout, uint64_t seed, outcome *o) {
+  printf("simulate: the kernel's steps run on the CPU for every segment length L = 1..%d, a full\n"
+         "segment and a short last one of (L + 1) / 2 elements, against scan_cpu_i32 (exclusive).\n",
+         (int)TILE);
+  static int32_t in[TILE], out[TILE], ref[TILE];
+  int shown = 0;
+  for (int len = 1; len <= TILE; len++) {
+    int tree = tree_size(len);
+    char why[160] = "";
+    int ok = 1;
+    if (tree < 2 || tree > TILE || (tree & (tree - 1)) || tree < len) {
+      snprintf(why, sizeof why, "tree_size(%d) = %d is not a power of two in [max(2, L), %d]", len, tree, (int)TILE);
+      ok = 0;
+    }
+    const int lens[2] = {len, (len + 1) / 2};
+    for (int v = 0; v < 2 && ok; v++) {
+      int n = lens[v];
+      prng_fill_i32(seed * 4099u + (uint64_t)len * 2 + (uint64_t)v, in, (size_t)n, -1000000, 1000000);
+      for (int i = 0; i < n; i++) out[i] = (int32_t)0xA5A5A5A5; // poisoned, like the harness's outputs
+      if (!simulate_one(layout, in, n, tree, out, why, sizeof why)) {
+        ok = 0;
+        break;
+      }
+      scan_cpu_i32(in, ref, (size_t)n, 0, SCAN_EXCLUSIVE);
+      for (int i = 0; i < n && ok; i++)
+        if (out[i] != ref[i]) {
+          snprintf(why, sizeof why, "segment of %d (tree %d): element %d is %d, want %d", n, tree, i, out[i], ref[i]);
+          ok = 0;
+        }
+    }
+    if (!ok) {
+      fail_at(o, len);
+      if (shown++ < 5) printf("  L = %d: %s\n", len, why);
+    }
+  }
+  o->n = TILE;
+  printf("simulate: %" PRIu64 " of %d lengths give a wrong scan\n", o->mismatches, (int)TILE);
+}
+
+// ---------------------------------------------------------------- main
+
+static const char *const CASE_NAMES[] = {"banks", "tree", "simulate"};
+static const char *const CASE_SUMMARIES[] = {
+    "worst bank conflict of every shared-memory access of every tree used (tasks 1, 2)",
+    "tree_size(L) is the smallest power of two >= max(2, L) for every L (task 3)",
+    "the kernel's steps run on the CPU match scan_cpu_i32 for L = 1..2048",
+};
+enum { N_CASES = 3 };
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int emit(int fd, const result_line *r) {
+  char line[RESULT_LINE_MAX];
+  int len = result_format(line, sizeof line, r);
+  if (len < 0) return -1;
+  fflush(stdout); // keep the table before the line when both go to stdout
+  for (const char *p = line; len > 0;) {
+    ssize_t w = write(fd, p, (size_t)len);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    p += w;
+    len -= (int)w;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  cli_opts o;
+  char err[256];
+  if (cli_parse(argc, argv, &o, err, sizeof err)) {
+    fprintf(stderr, "03-blelloch model: %s\n%s", err, cli_usage);
+    return 2;
+  }
+  if (o.help) {
+    fputs(cli_usage, stdout);
+    return 0;
+  }
+  if (o.have_n || o.out || o.bench) {
+    fprintf(stderr, "03-blelloch model: %s: the model has only its named cases (--list)\n",
+            o.have_n ? "--n" : o.out ? "--out" : "--bench");
+    return 2;
+  }
+  if (o.list) {
+    printf("03-blelloch model: variants\n");
+    for (int v = 0; v < LAYOUT_COUNT; v++) printf("  %-28s %s\n", LAYOUTS[v].slug, LAYOUTS[v].summary);
+    printf("cases\n");
+    for (int c = 0; c < N_CASES; c++) printf("  %-28s %s\n", CASE_NAMES[c], CASE_SUMMARIES[c]);
+    return 0;
+  }
+  int layout = 0;
+  if (o.variant) {
+    while (layout < LAYOUT_COUNT && strcmp(LAYOUTS[layout].slug, o.variant)) layout++;
+    if (layout == LAYOUT_COUNT) {
+      fprintf(stderr, "03-blelloch model: --variant: unknown variant '%s' (--list shows them)\n", o.variant);
+      return 2;
+    }
+  }
+  int cases[CLI_MAX_CASES], n_cases = 0;
+  for (int i = 0; i < (o.n_cases ? o.n_cases : N_CASES); i++) {
+    int c = 0;
+    if (o.n_cases)
+      while (c < N_CASES && strcmp(CASE_NAMES[c], o.cases[i])) c++;
+    else
+      c = i;
+    if (c == N_CASES) {
+      fprintf(stderr, "03-blelloch model: --case: unknown case '%s' (--list shows them)\n", o.cases[i]);
+      return 2;
+    }
+    cases[n_cases++] = c;
+  }
+  if (fcntl(o.result_fd, F_GETFD) < 0) {
+    fprintf(stderr, "03-blelloch model: --result-fd: descriptor %d is not open\n", o.result_fd);
+    return 2;
+  }
+  uint64_t seed = o.have_seed ? o.seed : 1;
+
+  printf("03-blelloch CPU model, variant %s: %s\n", LAYOUTS[layout].slug, LAYOUTS[layout].summary);
+  for (int i = 0; i < n_cases; i++) {
+    outcome out = {0, 0, -1};
+    printf("\n== case %s\n", CASE_NAMES[cases[i]]);
+    double t0 = now_ms();
+    switch (cases[i]) {
+    case 0: case_banks(layout, &out); break;
+    case 1: case_tree(&out); break;
+    default: case_simulate(layout, seed, &out); break;
+    }
+    double ms = now_ms() - t0;
+    if (!(ms > 1e-6)) ms = 1e-6;
+    result_line r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.case_name, sizeof r.case_name, "%s", CASE_NAMES[cases[i]]);
+    snprintf(r.variant, sizeof r.variant, "%s", LAYOUTS[layout].slug);
+    r.n = out.n;
+    r.seed = seed;
+    r.ok = out.mismatches == 0;
+    r.checked = 1;
+    r.median_ms = r.min_ms = ms;
+    r.reps = 1;
+    r.mismatches = out.mismatches;
+    r.first_bad = out.first_bad;
+    if (emit(o.result_fd, &r)) {
+      fprintf(stderr, "03-blelloch model: cannot write the result line: %s\n", strerror(errno));
+      return 3;
+    }
+  }
+  return 0;
+}

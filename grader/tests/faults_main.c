@@ -1,0 +1,454 @@
+/* faults_main.c: the fault-injection suite of the CPU tier.
+ *
+ * Every fault runs the real grader (build/grader/grade) on a throw-away course
+ * tree: two fake assignments whose harnesses are shell scripts speaking the
+ * harness protocol. 98-other always behaves; 99-fake carries the fault. Each
+ * fault states the verdict and the one-line reason the grader must give, and
+ * every run also asserts the invariants that hold whatever happens: the grader
+ * ends in bounded time, results.json is valid JSON, and 98-other is still
+ * graded in full. GPU faults (a kernel that never ends, an out-of-bounds write
+ * under memcheck) are in the GPU tier (grader/tests/gpu-tier.sh). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+/* ---------------------------------------------------------------- the fake course */
+
+/* Argument parsing shared by every fake harness; emit writes a result line. */
+#define PRELUDE                                                                                   \
+  "cases=; variant=; seed=1\n"                                                                    \
+  "while [ $# -gt 0 ]; do\n"                                                                      \
+  "  case \"$1\" in\n"                                                                            \
+  "    --case) cases=$2; shift ;;\n"                                                              \
+  "    --variant) variant=$2; shift ;;\n"                                                         \
+  "    --seed) seed=$2; shift ;;\n"                                                               \
+  "    --result-fd|--reps|--warmup) shift ;;\n"                                                   \
+  "    --list) echo \"$NAME: variants\"; exit 0 ;;\n"                                             \
+  "  esac\n"                                                                                      \
+  "  shift\n"                                                                                     \
+  "done\n"                                                                                        \
+  "cases=$(echo \"$cases\" | tr , ' ')\n"                                                         \
+  "emit() { echo \"result case=$1 variant=${V:-$variant} n=${N:-${1#n}} seed=${S:-$seed} ok=${OK:-1} " \
+  "checked=${CHK:-1} median_ms=${MS:-1.0} min_ms=${MS:-1.0} reps=1 mismatches=${MM:-0} first_bad=${FB:--1}\" >&3; }\n"
+
+#define GOOD "for c in $cases; do emit $c; done\n"
+
+static const char CONF[] =
+    "[assignment]\nname = %s\ntitle = Fake assignment for the fault suite\ntimeout = %d\n\n"
+    "[correct]\nkind = correct\nvariant = v\ncases = n10, n20\npoints = 10\n\n"
+    "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\npoints = 10\n\n"
+    "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
+    "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n";
+
+static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
+
+/* A stand-in for compute-sanitizer: drops its own options and runs the program,
+ * or, when the program's environment asks for it, reports a race. */
+static const char SANITIZER[] =
+    "#!/bin/sh\n"
+    "while [ $# -gt 0 ]; do case \"$1\" in --tool|--error-exitcode|--print-limit) shift 2 ;; *) break ;; esac; done\n"
+    "if [ -n \"$FAKE_RACE\" ] && [ \"${1%%/99-fake/harness}\" != \"$1\" ]; then \"$@\"; echo '========= Error: Race reported between Write access at k+0x10 and Read access at k+0x20'; "
+    "echo '========= RACECHECK SUMMARY: 1 hazard displayed'; exit 99; fi\n"
+    "exec \"$@\"\n";
+
+/* Writes an executable fake harness: shebang, its assignment's name, the
+ * shared prelude, then the behaviour under test. */
+static void write_script(const char *path, const char *name, const char *body) {
+  char text[8192];
+  snprintf(text, sizeof text, "#!/bin/sh\nNAME=%s\n" PRELUDE "%s", name, body ? body : GOOD);
+  write_text(path, text, 1);
+}
+
+static void write_fake(const char *root, const char *name, const char *student, const char *reference, int timeout) {
+  char path[512], text[4096];
+  snprintf(path, sizeof path, "%s/assignments/%s/grade.conf", root, name);
+  snprintf(text, sizeof text, CONF, name, timeout);
+  write_text(path, text, 0);
+  snprintf(path, sizeof path, "%s/assignments/%s/ref/reference", root, name);
+  write_script(path, name, reference);
+  snprintf(path, sizeof path, "%s/build/starter/%s/harness", root, name);
+  write_script(path, name, student);
+  snprintf(path, sizeof path, "%s/build/starter/%s/harness.ptx", root, name);
+  write_text(path, PTX, 0);
+}
+
+static char *make_course(const char *student, const char *reference, int timeout) {
+  char *root = make_temp_dir("faults");
+  char path[512];
+  write_fake(root, "98-other", NULL, NULL, 5);
+  write_fake(root, "99-fake", student, reference, timeout);
+  snprintf(path, sizeof path, "%s/build/tools/gpuinfo", root);
+  write_text(path, "#!/bin/sh\necho 'Fake GPU for the fault suite'\n", 1);
+  snprintf(path, sizeof path, "%s/cuda/bin/compute-sanitizer", root);
+  write_text(path, SANITIZER, 1);
+  return root;
+}
+
+/* ---------------------------------------------------------------- running and reading */
+
+static char grader[1024];
+
+/* Runs the grader in root. `extra` is shell run just before it, in a subshell
+ * of its own (limits set there bind the grader, not the log writer). */
+static int grade(const char *root, const char *extra, double *seconds) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && { ( %s exec timeout 300 '%s' --root . --cuda ./cuda ) 2>&1; echo $? > .rc; } | cat > grade.log; exit $(cat .rc)",
+           root, extra ? extra : "", grader);
+  time_t t0 = time(NULL);
+  int rc = run_shell(cmd);
+  if (seconds) *seconds = difftime(time(NULL), t0);
+  return rc;
+}
+
+/* The results.json of the newest run under root/grade-results, parsed. */
+static json_t *latest(const char *root) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/grade-results/latest/results.json", root);
+  return load_json(path);
+}
+
+static json_t *find_test(json_t *j, const char *assignment, const char *check) {
+  char prefix[128];
+  snprintf(prefix, sizeof prefix, "%s: %s (", assignment, check);
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(j, "tests"), i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    if (name && !strncmp(name, prefix, strlen(prefix))) return t;
+  }
+  ck_abort_msg("no test '%s' in results.json", prefix);
+  return NULL;
+}
+
+static const char *verdict_of(json_t *t) { return json_string_value(json_object_get(json_object_get(t, "extra_data"), "verdict")); }
+static const char *reason_of(json_t *t) { return json_string_value(json_object_get(json_object_get(t, "extra_data"), "reason")); }
+
+static void expect(json_t *j, const char *assignment, const char *check, const char *verdict, const char *reason, const char *fault) {
+  json_t *t = find_test(j, assignment, check);
+  const char *v = verdict_of(t), *r = reason_of(t);
+  ck_assert_msg(v && !strcmp(v, verdict), "%s: %s/%s verdict '%s', want '%s' (reason: %s)", fault, assignment, check, v, verdict, r);
+  ck_assert_msg(r && strstr(r, reason), "%s: %s/%s reason '%s' lacks '%s'", fault, assignment, check, r, reason);
+  ck_assert_msg(!strchr(r, '\n'), "%s: reason is not one line: %s", fault, r);
+  if (strcmp(verdict, "pass")) ck_assert_msg(json_number_value(json_object_get(t, "score")) < json_number_value(json_object_get(t, "max_score")) ||
+                                                 json_number_value(json_object_get(t, "max_score")) == 0,
+                                             "%s: a %s check got full points", fault, verdict);
+}
+
+/* What holds after every fault: the bystander assignment is graded in full. */
+static void bystander_graded(json_t *j, const char *fault) {
+  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race"};
+  for (int i = 0; i < 4; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
+}
+
+/* ---------------------------------------------------------------- the faults */
+
+typedef struct fault {
+  const char *name;
+  const char *student;   /* fake student harness body (NULL: behaves) */
+  const char *reference; /* fake reference body (NULL: behaves) */
+  const char *setup;     /* shell run in the course root before grading */
+  const char *check;     /* which check of 99-fake shows the fault */
+  const char *verdict, *reason;
+  int exit_code; /* the grader's exit status */
+} fault;
+
+#define EMIT_ALL(vars) "for c in $cases; do " vars " emit $c; done\n"
+
+static const fault FAULTS[] = {
+    /* the student's binary hangs or dies */
+    {"host infinite loop", "while :; do :; done\n", NULL, NULL, "correct", "fail", "no result: timed out after", 0},
+    {"sleep past the limit", "sleep 600\n", NULL, NULL, "perf", "fail", "timed out after", 0},
+    {"segfault", "kill -SEGV $$\n", NULL, NULL, "correct", "fail", "killed by signal 11 (Segmentation fault)", 0},
+    {"abort", "kill -ABRT $$\n", NULL, NULL, "correct", "fail", "killed by signal 6 (Aborted)", 0},
+    {"exit 3 with a CUDA error", "echo 'main.cu:42: cudaMalloc(&p, bytes): CUDA error cudaErrorMemoryAllocation: out of memory' >&2; exit 3\n",
+     NULL, NULL, "correct", "fail", "CUDA error (exit 3): main.cu:42: cudaMalloc", 0},
+    {"crash after some cases", "emit n10; kill -SEGV $$\n", NULL, NULL, "correct", "partial", "1/2 cases correct; n20: no result: killed by signal 11", 0},
+    {"background child keeps the pipes open", "sleep 600 &\n" GOOD, NULL, NULL, "correct", "pass", "2/2 cases correct", 0},
+    {"closes its channels, then hangs", "exec >&- 2>&- 3>&-; sleep 600\n", NULL, NULL, "correct", "fail", "timed out", 0},
+    /* the student's binary lies or babbles */
+    {"fake ok=1 lines on stdout, then a crash",
+     "for c in $cases; do echo \"result case=$c variant=$variant n=${c#n} seed=$seed ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1\"; done; kill -SEGV $$\n",
+     NULL, NULL, "correct", "fail", "no result: killed by signal 11", 0},
+    {"100 MB of junk on stdout", "head -c 100000000 /dev/zero | tr '\\0' x\n" GOOD, NULL, NULL, "correct", "pass", "2/2 cases correct", 0},
+    {"50 MB on stderr, then exit 3", "head -c 50000000 /dev/zero | tr '\\0' y >&2; echo >&2; echo 'the real error' >&2; exit 3\n", NULL, NULL, "correct",
+     "fail", "CUDA error (exit 3): the real error", 0},
+    {"no output at all", "exit 0\n", NULL, NULL, "correct", "fail", "no result line for this case", 0},
+    {"partial output", "emit n10\n", NULL, NULL, "correct", "partial", "1/2 cases correct; n20: no result line for this case", 0},
+    {"result for the wrong case", "emit n99\n", NULL, NULL, "correct", "fail", "no result line for this case", 0},
+    {"the wrong n", EMIT_ALL("N=11") , NULL, NULL, "correct", "fail", "result has n=11, the case has n=10", 0},
+    {"the wrong variant", EMIT_ALL("V=other"), NULL, NULL, "correct", "fail", "result is for variant 'other', not 'v'", 0},
+    {"the wrong seed", EMIT_ALL("S=4242"), NULL, NULL, "correct", "fail", "result has seed 4242", 0},
+    {"NaN time", EMIT_ALL("MS=nan"), NULL, NULL, "perf", "fail", "median_ms=nan is not a finite positive time", 0},
+    {"infinite time", EMIT_ALL("MS=inf"), NULL, NULL, "perf", "fail", "median_ms=inf is not a finite positive time", 0},
+    {"negative time", EMIT_ALL("MS=-0.5"), NULL, NULL, "perf", "fail", "median_ms=-0.5 is not a finite positive time", 0},
+    {"wrong answers", EMIT_ALL("OK=0 MM=3 FB=4"), NULL, NULL, "correct", "fail", "wrong: 3 of 10 outputs differ, first at index 4", 0},
+    {"wrong answers get no perf points", EMIT_ALL("OK=0 MM=3 FB=4 MS=0.001"), NULL, NULL, "perf", "fail", "not timed: wrong: 3 of 10", 0},
+    {"output not checked", EMIT_ALL("CHK=0"), NULL, NULL, "correct", "fail", "not checked against the CPU reference", 0},
+    {"binary garbage on the result channel", "head -c 4000 /dev/urandom >&3\n", NULL, NULL, "correct", "fail", "garbage on the result channel", 0},
+    {"two results for one case", GOOD EMIT_ALL("OK=0 MM=1 FB=0"), NULL, NULL, "correct", "fail", "more than one result line for this case", 0},
+    {"bad arguments", "echo 'harness: --case: unknown case' >&2; exit 2\n", NULL, NULL, "correct", "fail", "bad arguments (exit 2)", 0},
+    {"slower than the reference", EMIT_ALL("MS=2.2"), NULL, NULL, "perf", "partial", "2.20x", 0},
+    {"sanitizer reports a race", NULL, NULL, "echo 'FAKE_RACE=1; export FAKE_RACE' > race.env", "race", "fail",
+     "racecheck reports: Error: Race reported", 0},
+    /* broken builds and binaries */
+    {"student binary missing", NULL, NULL, "rm build/starter/99-fake/harness", "correct", "fail", "student binary", 0},
+    {"student binary not executable", NULL, NULL, "chmod -x build/starter/99-fake/harness", "perf", "fail", "is not executable", 0},
+    {"student file does not compile", NULL, NULL,
+     "rm build/starter/99-fake/harness build/starter/99-fake/harness.ptx; "
+     "printf 'nvcc -c ...\\nstarter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n1 error detected\\n' > build/starter/99-fake/build.log",
+     "ptx", "fail", "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
+    /* a broken reference: never scored against */
+    {"reference missing", NULL, NULL, "rm assignments/99-fake/ref/reference", "correct", "error", "reference binary", 4},
+    {"reference corrupt", NULL, NULL, "head -c 3000 /dev/urandom > assignments/99-fake/ref/reference", "perf", "error",
+     "reference binary does not start", 4},
+    {"reference exits nonzero", NULL, "echo 'reference: CUDA error' >&2; exit 3\n", NULL, "correct", "error", "reference broken", 4},
+    {"reference reports ok=0", NULL, EMIT_ALL("OK=0 MM=1 FB=0"), NULL, "perf", "error", "reference broken on case n10: wrong", 4},
+    {"reference hangs", NULL, "sleep 600\n", NULL, "correct", "error", "reference broken on case n10: no result: timed out", 4},
+};
+#define N_FAULTS (int)(sizeof FAULTS / sizeof *FAULTS)
+
+START_TEST(test_fault) {
+  const fault *f = &FAULTS[_i];
+  char *root = make_course(f->student, f->reference, 2);
+  char setup[1400];
+  if (f->setup) {
+    snprintf(setup, sizeof setup, "cd '%s' && %s", root, f->setup);
+    ck_assert_int_eq(run_shell(setup), 0);
+  }
+  double secs;
+  int rc = grade(root, "[ -f race.env ] && . ./race.env;", &secs);
+  ck_assert_msg(rc == f->exit_code, "%s: grader exited %d, want %d", f->name, rc, f->exit_code);
+  ck_assert_msg(secs < 60, "%s: grading took %.0f s", f->name, secs);
+  json_t *j = latest(root);
+  expect(j, "99-fake", f->check, f->verdict, f->reason, f->name);
+  bystander_graded(j, f->name);
+  /* However much the student printed, the report stays small. */
+  char path[600];
+  snprintf(path, sizeof path, "%s/grade-results/latest/results.json", root);
+  struct stat st;
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_msg(st.st_size < 1000000, "%s: results.json is %ld bytes", f->name, (long)st.st_size);
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- faults of the grader's own inputs and outputs */
+
+static const struct {
+  const char *name, *edit, *reason;
+} CONF_FAULTS[] = {
+    {"grade.conf missing", "rm assignments/99-fake/grade.conf", "grade.conf: cannot open: No such file or directory"},
+    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:32: syntax error"},
+    {"grade.conf unknown key", "sed -i 's/^full_ratio = 1.1$/fullratio = 1.1/' assignments/99-fake/grade.conf", "grade.conf:16: unknown key 'fullratio' in [perf]"},
+    {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:26: duplicate section [ptx] (first at line 19)"},
+    {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:10: points: -10 is negative"},
+    {"grade.conf missing points", "sed -i '/^points = 5$/d' assignments/99-fake/grade.conf", "grade.conf:19: [ptx]: missing key 'points'"},
+};
+#define N_CONF_FAULTS (int)(sizeof CONF_FAULTS / sizeof *CONF_FAULTS)
+
+START_TEST(test_conf_fault) {
+  char *root = make_course(NULL, NULL, 2);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "cd '%s' && %s", root, CONF_FAULTS[_i].edit);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  ck_assert_int_eq(grade(root, NULL, NULL), 2);
+  json_t *j = latest(root);
+  /* The test entry is named "99-fake: grade.conf" and carries the error. */
+  size_t i;
+  json_t *e;
+  int found = 0;
+  json_array_foreach(json_object_get(j, "tests"), i, e) {
+    const char *name = json_string_value(json_object_get(e, "name"));
+    const char *out = json_string_value(json_object_get(e, "output"));
+    if (name && !strcmp(name, "99-fake: grade.conf")) {
+      found = 1;
+      ck_assert_msg(out && strstr(out, CONF_FAULTS[_i].reason), "%s: output '%s' lacks '%s'", CONF_FAULTS[_i].name, out, CONF_FAULTS[_i].reason);
+    }
+  }
+  ck_assert(found);
+  bystander_graded(j, CONF_FAULTS[_i].name);
+  /* The error is also on stderr, with the file and line. */
+  snprintf(cmd, sizeof cmd, "%s/grade.log", root);
+  char *log = read_text(cmd);
+  ck_assert_msg(strstr(log, CONF_FAULTS[_i].reason), "%s: log lacks '%s':\n%s", CONF_FAULTS[_i].name, CONF_FAULTS[_i].reason, log);
+  free(log);
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+static int count_runs(const char *root) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "test $(ls '%s/grade-results' | grep -v '^latest$' | wc -l) -eq", root);
+  for (int n = 0; n < 10; n++) {
+    char full[800];
+    snprintf(full, sizeof full, "%s %d", cmd, n);
+    if (run_shell(full) == 0) return n;
+  }
+  return -1;
+}
+
+START_TEST(test_results_not_writable) {
+  char *root = make_course(NULL, NULL, 2);
+  ck_assert_int_eq(grade(root, NULL, NULL), 0); /* a previous, good run */
+  json_t *before = latest(root);
+  char cmd[1200];
+  /* grade-results/ replaced by a plain file: nothing can be created in it, even as root. */
+  snprintf(cmd, sizeof cmd, "cd '%s' && mv grade-results kept && touch grade-results", root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  ck_assert_int_eq(grade(root, NULL, NULL), 5);
+  snprintf(cmd, sizeof cmd, "grep -q 'results not saved: cannot create ./grade-results/.tmp-' '%s/grade.log'", root);
+  ck_assert_msg(run_shell(cmd) == 0, "no clear error for an unwritable grade-results");
+  snprintf(cmd, sizeof cmd, "cd '%s' && rm grade-results && mv kept grade-results", root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  json_t *after = latest(root); /* the previous results are intact */
+  ck_assert(json_equal(before, after));
+  json_decref(before);
+  json_decref(after);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+START_TEST(test_disk_full) {
+  char *root = make_course(NULL, NULL, 2);
+  ck_assert_int_eq(grade(root, NULL, NULL), 0);
+  json_t *before = latest(root);
+  /* Files may not grow past 1 KiB: writes fail with EFBIG, as on a full disk. */
+  ck_assert_int_eq(grade(root, "trap '' XFSZ; ulimit -f 2;", NULL), 5);
+  char cmd[800];
+  snprintf(cmd, sizeof cmd, "grep -q 'results not saved: cannot write .*File too large. Previous results' '%s/grade.log'", root);
+  ck_assert_msg(run_shell(cmd) == 0, "no clear error for a full disk");
+  json_t *after = latest(root);
+  ck_assert(json_equal(before, after));
+  ck_assert_int_eq(count_runs(root), 1); /* no half-written run left behind */
+  snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s/grade-results' | grep '^\\.tmp')\"", root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  json_decref(before);
+  json_decref(after);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+START_TEST(test_interrupted) {
+  char *root = make_course("sleep 600\n", NULL, 30);
+  char cmd[1600];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && { '%s' --root . --cuda ./cuda > grade.log 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > rc; }",
+           root, grader);
+  time_t t0 = time(NULL);
+  run_shell(cmd);
+  ck_assert_int_le(time(NULL) - t0, 10);
+  snprintf(cmd, sizeof cmd, "%s/rc", root);
+  char *rc = read_text(cmd);
+  ck_assert_int_eq(atoi(rc), 130);
+  free(rc);
+  json_t *j = latest(root);
+  ck_assert(json_is_true(json_object_get(json_object_get(j, "extra_data"), "incomplete")));
+  expect(j, "99-fake", "correct", "skipped", "interrupted", "Ctrl-C");
+  expect(j, "99-fake", "race", "skipped", "not run: grading was interrupted", "Ctrl-C");
+  bystander_graded(j, "Ctrl-C"); /* finished before the interrupt: kept */
+  const char *out = json_string_value(json_object_get(j, "output"));
+  ck_assert(strstr(out, "INCOMPLETE"));
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+START_TEST(test_concurrent_runs) {
+  char *root = make_course(NULL, NULL, 2);
+  char cmd[1600];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && { '%s' --root . --cuda ./cuda > a.log 2>&1 & a=$!; '%s' --root . --cuda ./cuda > b.log 2>&1 & b=$!; "
+           "wait $a; ra=$?; wait $b; rb=$?; test $ra -eq 0 -a $rb -eq 0; }",
+           root, grader, grader);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  ck_assert_int_eq(count_runs(root), 2);
+  snprintf(cmd, sizeof cmd, "cd '%s/grade-results' && for d in $(ls | grep -v '^latest$'); do test -s $d/results.json || exit 1; done", root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd, "cd '%s/grade-results' && for d in $(ls | grep -v '^latest$'); do echo $d; done > ../dirs", root);
+  run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/dirs", root);
+  char *dirs = read_text(cmd);
+  char *save = NULL;
+  for (char *d = strtok_r(dirs, "\n", &save); d; d = strtok_r(NULL, "\n", &save)) {
+    char path[800];
+    snprintf(path, sizeof path, "%s/grade-results/%s/results.json", root, d);
+    json_decref(load_json(path));
+  }
+  free(dirs);
+  json_decref(latest(root));
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+START_TEST(test_no_sanitizer) {
+  char *root = make_course(NULL, NULL, 2);
+  char cmd[800];
+  snprintf(cmd, sizeof cmd, "rm '%s/cuda/bin/compute-sanitizer'", root);
+  run_shell(cmd);
+  ck_assert_int_eq(grade(root, "export CUDA_HOME=/nonexistent;", NULL), 0);
+  json_t *j = latest(root);
+  expect(j, "99-fake", "race", "ungraded", "compute-sanitizer not found", "no compute-sanitizer");
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+START_TEST(test_no_gpu_mode) {
+  char *root = make_course(NULL, NULL, 2);
+  ck_assert_int_eq(grade(root, "export SCANLAB_NO_GPU=1;", NULL), 3);
+  json_t *j = latest(root);
+  expect(j, "99-fake", "correct", "ungraded", "ungraded: no GPU", "no GPU");
+  expect(j, "99-fake", "perf", "ungraded", "ungraded: no GPU", "no GPU");
+  expect(j, "99-fake", "race", "ungraded", "ungraded: no GPU", "no GPU");
+  expect(j, "99-fake", "ptx", "pass", "1 matching PTX lines", "no GPU"); /* needs no GPU: still graded */
+  ck_assert_double_eq(json_number_value(json_object_get(j, "score")), 10); /* the two ptx checks only */
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+int main(void) {
+  if (!realpath("build/grader/grade", grader)) {
+    fprintf(stderr, "faults: run from the repository root after building build/grader/grade\n");
+    return 2;
+  }
+  Suite *s = suite_create("faults");
+  TCase *t = tcase_create("student");
+  tcase_set_timeout(t, 120);
+  tcase_add_loop_test(t, test_fault, 0, N_FAULTS);
+  suite_add_tcase(s, t);
+  t = tcase_create("grader");
+  tcase_set_timeout(t, 120);
+  tcase_add_loop_test(t, test_conf_fault, 0, N_CONF_FAULTS);
+  tcase_add_test(t, test_results_not_writable);
+  tcase_add_test(t, test_disk_full);
+  tcase_add_test(t, test_interrupted);
+  tcase_add_test(t, test_concurrent_runs);
+  tcase_add_test(t, test_no_sanitizer);
+  tcase_add_test(t, test_no_gpu_mode);
+  suite_add_tcase(s, t);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  int covered = N_FAULTS + N_CONF_FAULTS + 6;
+  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 6 grader I/O and modes); %s\n", covered,
+         N_FAULTS, N_CONF_FAULTS, failed ? "SOME NOT CAUGHT" : "every one caught with its reason");
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
