@@ -174,7 +174,7 @@ test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made 
 
 test-gpu-build: ## build everything the GPU tier runs (here, with Check and inih; then carry build/ and ref/)
 	@$(MAKE) tools reference
-	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
+	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a))) $(GPU_FAULT_BINS)
 
 deps-grade:
 	@bash mk/deps.sh grade "$(NVCC)"

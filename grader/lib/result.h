@@ -3,7 +3,7 @@
  * Each finished case is one line on the result channel (the file descriptor the
  * grader names with --result-fd; stdout when run by hand):
  *
- *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 median_ms=0.0712 min_ms=0.0700 reps=20 mismatches=0 first_bad=-1
+ *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 checked=1 median_ms=0.0712 min_ms=0.07 reps=20 mismatches=0 first_bad=-1
  *
  * The harness formats it with result_format and the grader reads it back with
  * result_parse, so the two can never disagree about the syntax. */

@@ -1,4 +1,4 @@
-/* checks.c: the four check kinds (correct, perf, ptx, sanitizer). */
+/* checks.c: the check kinds (correct, perf, ptx, sanitizer, model). */
 #include "checks.h"
 
 #include <inttypes.h>
@@ -65,8 +65,9 @@ static void parse_channel(harness_run *h) {
   free(text);
 }
 
-/* Runs bin (under compute-sanitizer when tool is set) on the check's cases. */
-static harness_run *run_harness(const assignment_ctx *a, const char *bin, const check_conf *c, const char *tool, int reps) {
+/* Runs bin on the check's cases, under `prefix` (a tool and its options, NULL-
+ * terminated) when given. */
+static harness_run *run_harness(const assignment_ctx *a, const char *bin, const check_conf *c, char *const *prefix, int reps) {
   harness_run *h = calloc(1, sizeof *h);
   if (!h) {
     fprintf(stderr, "grade: out of memory\n");
@@ -82,17 +83,9 @@ static harness_run *run_harness(const assignment_ctx *a, const char *bin, const 
   snprintf(reps_s, sizeof reps_s, "%d", reps);
   char fd[8];
   snprintf(fd, sizeof fd, "%d", PROC_RESULT_FD);
-  char *argv[32];
+  char *argv[48];
   int n = 0;
-  if (tool) {
-    argv[n++] = (char *)a->env->sanitizer;
-    argv[n++] = "--tool";
-    argv[n++] = (char *)tool;
-    argv[n++] = "--error-exitcode";
-    argv[n++] = "99";
-    argv[n++] = "--print-limit";
-    argv[n++] = "12";
-  }
+  for (int i = 0; prefix && prefix[i] && n < 24; i++) argv[n++] = prefix[i];
   argv[n++] = (char *)bin;
   argv[n++] = "--variant";
   argv[n++] = (char *)c->variant;
@@ -107,7 +100,7 @@ static harness_run *run_harness(const assignment_ctx *a, const char *bin, const 
     argv[n++] = "--reps";
     argv[n++] = reps_s;
   }
-  if (tool) { /* sanitizers are slow: one rep, no warm-up */
+  if (prefix) { /* tools are slow: one rep, no warm-up */
     argv[n++] = "--warmup";
     argv[n++] = "0";
   }
@@ -118,7 +111,7 @@ static harness_run *run_harness(const assignment_ctx *a, const char *bin, const 
     char what[128], tail[220];
     proc_describe(&h->p, what, sizeof what);
     last_line(&h->p.err, tail, sizeof tail);
-    if (h->p.status == PROC_EXITED && h->p.exit_code == 3 && !tool) snprintf(what, sizeof what, "CUDA error (exit 3)");
+    if (h->p.status == PROC_EXITED && h->p.exit_code == 3 && !prefix) snprintf(what, sizeof what, "CUDA error (exit 3)");
     if (h->p.status == PROC_EXITED && h->p.exit_code == 2) snprintf(what, sizeof what, "bad arguments (exit 2)");
     snprintf(h->failure, sizeof h->failure, "%s%s%s", what, tail[0] ? ": " : "", tail);
   }
@@ -303,7 +296,8 @@ static void run_sanitizer(const assignment_ctx *a, const check_conf *c, check_re
     fprintf(s->f, "compute-sanitizer not found (it ships with the CUDA Toolkit)\n");
     return finish(r, s, V_UNGRADED, 0, "ungraded: compute-sanitizer not found");
   }
-  harness_run *st = run_harness(a, a->student, c, c->tool, 1);
+  char *prefix[] = {(char *)a->env->sanitizer, "--tool", (char *)c->tool, "--error-exitcode", "99", "--print-limit", "12", NULL};
+  harness_run *st = run_harness(a, a->student, c, prefix, 1);
   char first[200], why[400];
   fprintf(s->f, "compute-sanitizer --tool %s, variant %s, cases %d, seed %" PRIu64 "\n", c->tool, c->variant, c->n_cases, a->env->seed);
   sanitizer_lines(&st->p.out, s->f, first, sizeof first);
@@ -349,6 +343,83 @@ static void run_model(const assignment_ctx *a, const check_conf *c, check_result
   double score = score_fraction(c->points, passed, c->n_cases);
   if (passed == c->n_cases) return finish(r, s, V_PASS, score, "%d/%d model cases pass", passed, c->n_cases);
   finish(r, s, passed ? V_PARTIAL : V_FAIL, score, "%d/%d model cases pass; %s", passed, c->n_cases, first_bad);
+}
+
+/* Sums the values ncu printed (--csv) for the listed metrics. Returns the
+ * number of metrics found. */
+static int ncu_values(const capture *c, const char *metrics, double *sum) {
+  char *text = capture_text(c), *save = NULL, want[CONF_TEXT_MAX + 4];
+  int found = 0;
+  *sum = 0;
+  char list[CONF_TEXT_MAX], *msave = NULL;
+  snprintf(list, sizeof list, "%s", metrics);
+  for (char *m = strtok_r(list, ",", &msave); m; m = strtok_r(NULL, ",", &msave)) {
+    snprintf(want, sizeof want, "\"%s\"", m);
+    char *copy = strdup(text ? text : "");
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+      if (!strstr(line, want)) continue;
+      /* "Metric Value" is the last quoted field; it may hold thousands separators. */
+      char *close = strrchr(line, '"');
+      if (!close || close == line) continue;
+      *close = 0;
+      char *open = strrchr(line, '"');
+      if (!open) continue;
+      char digits[64];
+      size_t k = 0;
+      for (char *d = open + 1; *d && k + 1 < sizeof digits; d++)
+        if ((*d >= '0' && *d <= '9') || *d == '.') digits[k++] = *d;
+      digits[k] = 0;
+      if (!k) continue;
+      *sum += strtod(digits, NULL);
+      found++;
+      break;
+    }
+    free(copy);
+  }
+  free(text);
+  return found;
+}
+
+/* An Nsight Compute metric of one kernel launch, e.g. shared-memory bank
+ * conflicts. Where ncu is absent or may not read the counters, the check is
+ * ungraded with a note, never failed or passed. */
+static void run_metric(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
+  if (!a->env->ncu[0]) {
+    fprintf(s->f, "ncu (Nsight Compute) not found; it ships with the CUDA Toolkit\n");
+    return finish(r, s, V_UNGRADED, 0, "ungraded: ncu not found");
+  }
+  char kernel[CONF_NAME_MAX + 8];
+  snprintf(kernel, sizeof kernel, "%s", c->kernel);
+  char *prefix[] = {(char *)a->env->ncu, "--metrics", (char *)c->metric, "--kernel-name", kernel, "--launch-count", "1",
+                    "--csv", "--print-units", "base", NULL};
+  harness_run *st = run_harness(a, a->student, c, prefix, 1);
+  char *out = capture_text(&st->p.out), *err = capture_text(&st->p.err);
+  int no_perm = (out && strstr(out, "ERR_NVGPUCTRPERM")) || (err && strstr(err, "ERR_NVGPUCTRPERM"));
+  free(out);
+  free(err);
+  double value;
+  int n_metrics = 1;
+  for (const char *m = c->metric; *m; m++) n_metrics += *m == ',';
+  int found = ncu_values(&st->p.out, c->metric, &value);
+  fprintf(s->f, "ncu --metrics %s --kernel-name %s, variant %s, case %s\n", c->metric, c->kernel, c->variant, c->cases[0]);
+  if (no_perm) {
+    harness_free(st);
+    fprintf(s->f, "ncu may not read the GPU's performance counters here (ERR_NVGPUCTRPERM)\n");
+    return finish(r, s, V_UNGRADED, 0, "ungraded: ncu cannot read the GPU counters on this machine");
+  }
+  if (found != n_metrics) {
+    char why[400];
+    snprintf(why, sizeof why, "%s", st->failure[0] ? st->failure : "ncu printed no value (kernel not launched?)");
+    harness_free(st);
+    fprintf(s->f, "%s\n", why);
+    return finish(r, s, V_FAIL, 0, "no metric value: %s", why);
+  }
+  harness_free(st);
+  int ok = (c->min < 0 || value >= c->min) && (c->max < 0 || value <= c->max);
+  fprintf(s->f, "value %.0f (want %s%ld%s%ld)\n", value, c->min >= 0 ? ">= " : "", c->min >= 0 ? c->min : 0,
+          c->max >= 0 ? ", <= " : "", c->max >= 0 ? c->max : 0);
+  finish(r, s, ok ? V_PASS : V_FAIL, ok ? c->points : 0, "%s = %.0f (want %s %ld)", c->metric, value,
+         c->max >= 0 ? "at most" : "at least", c->max >= 0 ? c->max : c->min);
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -449,6 +520,7 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r) {
   case KIND_PERF: run_perf(a, c, r, &s); break;
   case KIND_PTX: run_ptx(a, c, r, &s); break;
   case KIND_MODEL: run_model(a, c, r, &s); break;
+  case KIND_METRIC: run_metric(a, c, r, &s); break;
   default: run_sanitizer(a, c, r, &s); break;
   }
   if (proc_interrupted && r->v != V_PASS) {

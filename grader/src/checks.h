@@ -29,6 +29,7 @@ typedef struct grade_env {
   char gpu_note[256];    /* the device, or why there is none */
   uint64_t seed;         /* fresh per run; printed so a failure can be replayed */
   char sanitizer[GRADE_PATH_MAX]; /* compute-sanitizer, or "" when absent */
+  char ncu[GRADE_PATH_MAX];       /* Nsight Compute's ncu, or "" when absent */
   double timeout_scale;  /* multiplies every limit (slow machines) */
 } grade_env;
 

@@ -12,7 +12,7 @@
 
 #include "result.h"
 
-static const char *const KIND_NAMES[KIND_COUNT] = {"correct", "perf", "ptx", "sanitizer", "model"};
+static const char *const KIND_NAMES[KIND_COUNT] = {"correct", "perf", "ptx", "sanitizer", "model", "metric"};
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 static const char *const VISIBILITIES[] = {"visible", "hidden", "after_due_date", "after_published"};
 
@@ -27,7 +27,8 @@ double conf_total_points(const assignment_conf *a) {
 
 /* Which keys a section has set, to catch repeats and missing ones. */
 enum { F_KIND = 1 << 0, F_POINTS = 1 << 1, F_VARIANT = 1 << 2, F_CASES = 1 << 3, F_KERNEL = 1 << 4,
-       F_PATTERN = 1 << 5, F_TOOL = 1 << 6, F_FULL_RATIO = 1 << 7, F_MIN = 1 << 8, F_MAX = 1 << 9 };
+       F_PATTERN = 1 << 5, F_TOOL = 1 << 6, F_FULL_RATIO = 1 << 7, F_MIN = 1 << 8, F_MAX = 1 << 9, F_RUNS = 1 << 10,
+       F_REPS = 1 << 11, F_METRIC = 1 << 12 };
 
 typedef struct parser {
   FILE *f;
@@ -165,7 +166,7 @@ static int check_key(parser *p, check_conf *c, const char *key, const char *v) {
   double d;
   if (!strcmp(key, "kind")) {
     int k = one_of(v, KIND_NAMES, KIND_COUNT);
-    if (k < 0) return perr(p, p->line, "kind: '%s' is not one of correct, perf, ptx, sanitizer, model", v);
+    if (k < 0) return perr(p, p->line, "kind: '%s' is not one of correct, perf, ptx, sanitizer, model, metric", v);
     c->kind = (check_kind)k;
     *fields |= F_KIND;
   } else if (!strcmp(key, "points")) {
@@ -207,9 +208,11 @@ static int check_key(parser *p, check_conf *c, const char *key, const char *v) {
   } else if (!strcmp(key, "runs")) {
     if (parse_number(v, 3, 50, &d) || d != floor(d)) return perr(p, p->line, "runs: '%s' is not an integer in [3, 50]", v);
     c->runs = (int)d;
+    *fields |= F_RUNS;
   } else if (!strcmp(key, "reps")) {
     if (parse_number(v, 1, 10000, &d) || d != floor(d)) return perr(p, p->line, "reps: '%s' is not an integer in [1, 10000]", v);
     c->reps = (int)d;
+    *fields |= F_REPS;
   } else if (!strcmp(key, "kernel")) {
     *fields |= F_KERNEL;
     return set_name(p, c->kernel, key, v);
@@ -223,6 +226,11 @@ static int check_key(parser *p, check_conf *c, const char *key, const char *v) {
     if (parse_number(v, 0, 1e6, &d) || d != floor(d)) return perr(p, p->line, "%s: '%s' is not a count in [0, 1000000]", key, v);
     if (key[1] == 'i') c->min = (long)d, *fields |= F_MIN;
     else c->max = (long)d, *fields |= F_MAX;
+  } else if (!strcmp(key, "metric")) {
+    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,") != strlen(v))
+      return perr(p, p->line, "metric: '%s' is not a list of ncu metric names", v);
+    *fields |= F_METRIC;
+    return set_text(p, c->metric, sizeof c->metric, key, v);
   } else if (!strcmp(key, "tool")) {
     if (one_of(v, TOOLS, 4) < 0) return perr(p, p->line, "tool: '%s' is not one of memcheck, racecheck, synccheck, initcheck", v);
     snprintf(c->tool, sizeof c->tool, "%s", v);
@@ -242,7 +250,7 @@ static int handler(void *user, const char *section, const char *key, const char 
   /* A repeated key (inih also repeats a key for indented continuation lines). */
   static const char *const ALL[] = {"name", "title", "timeout", "kind", "points", "visibility",
                                     "expect_starter", "variant", "cases", "case", "full_ratio",
-                                    "runs", "reps", "kernel", "pattern", "min", "max", "tool"};
+                                    "runs", "reps", "kernel", "pattern", "min", "max", "tool", "metric"};
   int bit = one_of(key, ALL, sizeof ALL / sizeof *ALL);
   if (bit >= 0) {
     if (p->seen_keys[idx] & (1u << bit)) return perr(p, p->line, "key '%s' given twice in [%s] (or an indented continuation line)", key, section);
@@ -257,6 +265,7 @@ static int validate(parser *p) {
   if (!p->assignment_seen) return perr(p, 1, "no [assignment] section");
   if (!a->name[0]) return perr(p, 1, "[assignment] has no name");
   if (a->timeout_s <= 0) a->timeout_s = 30;
+  if (!a->title[0]) snprintf(a->title, sizeof a->title, "%s", a->name);
   if (a->n_checks == 0) return perr(p, p->line, "no checks: add a [check-name] section");
   for (int i = 0; i < a->n_checks; i++) {
     check_conf *c = &a->checks[i];
@@ -268,22 +277,26 @@ static int validate(parser *p) {
     unsigned need = 0, allow = F_KIND | F_POINTS;
     switch (c->kind) {
     case KIND_CORRECT: need = F_VARIANT | F_CASES; break;
-    case KIND_PERF: need = F_VARIANT | F_CASES; allow |= F_FULL_RATIO; break;
+    case KIND_PERF: need = F_VARIANT | F_CASES; allow |= F_FULL_RATIO | F_RUNS | F_REPS; break;
     case KIND_PTX: need = F_KERNEL | F_PATTERN; allow |= F_MIN | F_MAX; break;
     case KIND_SANITIZER: need = F_VARIANT | F_CASES | F_TOOL; break;
     case KIND_MODEL: need = F_VARIANT | F_CASES; break;
+    case KIND_METRIC: need = F_VARIANT | F_CASES | F_KERNEL | F_METRIC; allow |= F_MIN | F_MAX; break;
     default: break;
     }
-    static const char *const FIELD_KEYS[] = {"kind", "points", "variant", "cases", "kernel", "pattern", "tool", "full_ratio", "min", "max"};
-    for (int b = 0; b < 10; b++) {
+    static const char *const FIELD_KEYS[] = {"kind", "points", "variant", "cases", "kernel", "pattern",
+                                             "tool", "full_ratio", "min", "max", "runs", "reps", "metric"};
+    for (int b = 0; b < 13; b++) {
       if ((need & (1u << b)) && !(f & (1u << b)))
         return perr(p, c->line, "[%s]: kind %s needs key '%s'", c->name, KIND_NAMES[c->kind], FIELD_KEYS[b]);
       if ((f & (1u << b)) && !((need | allow) & (1u << b)))
         return perr(p, c->line, "[%s]: key '%s' does not apply to kind %s", c->name, FIELD_KEYS[b], KIND_NAMES[c->kind]);
     }
     if (c->kind == KIND_PERF && c->n_cases != 1) return perr(p, c->line, "[%s]: a perf check times exactly one case", c->name);
-    if (c->kind == KIND_PTX && c->min < 0 && c->max < 0) return perr(p, c->line, "[%s]: a ptx check needs min, max or both", c->name);
-    if (c->kind == KIND_PTX && c->max >= 0 && c->min > c->max) return perr(p, c->line, "[%s]: min %ld is above max %ld", c->name, c->min, c->max);
+    if ((c->kind == KIND_PTX || c->kind == KIND_METRIC) && c->min < 0 && c->max < 0)
+      return perr(p, c->line, "[%s]: a %s check needs min, max or both", c->name, KIND_NAMES[c->kind]);
+    if (c->kind == KIND_METRIC && c->n_cases != 1) return perr(p, c->line, "[%s]: a metric check profiles exactly one case", c->name);
+    if (c->max >= 0 && c->min > c->max) return perr(p, c->line, "[%s]: min %ld is above max %ld", c->name, c->min, c->max);
   }
   return 1;
 }

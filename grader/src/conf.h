@@ -17,7 +17,7 @@
 #define CONF_MAX_CHECKS 32
 #define CONF_MAX_CASES 32
 
-typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIND_MODEL, KIND_COUNT } check_kind;
+typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIND_MODEL, KIND_METRIC, KIND_COUNT } check_kind;
 
 typedef enum expect { EXPECT_ANY, EXPECT_PASS, EXPECT_FAIL } expect;
 
@@ -44,6 +44,8 @@ typedef struct check_conf {
   long min, max; /* -1: no bound */
   /* sanitizer */
   char tool[16];
+  /* metric: ncu metric names (comma-separated, summed) for kernel `kernel`, bounded by min/max */
+  char metric[CONF_TEXT_MAX];
 } check_conf;
 
 typedef struct assignment_conf {

@@ -75,7 +75,8 @@ static int parse_args(int argc, char **argv, options *o) {
       } else if (!strcmp(a, "--seed")) {
         errno = 0;
         o->seed = strtoull(v, &end, 10);
-        if (errno || *end || *v < '0' || *v > '9') return usage_error("--seed: '%s' is not an unsigned integer", v);
+        if (errno || *end || *v < '0' || *v > '9' || o->seed > (1ULL << 53))
+          return usage_error("--seed: '%s' is not an unsigned integer below 2^53", v);
         o->have_seed = 1;
       } else if (!strcmp(a, "--timeout-scale")) {
         o->timeout_scale = strtod(v, &end);
@@ -145,16 +146,16 @@ static void find_gpu(const options *o, grade_env *env) {
   free(p);
 }
 
-/* compute-sanitizer from --cuda DIR alone when it is given, else from
- * $CUDA_HOME or /usr/local/cuda. */
-static void find_sanitizer(const options *o, grade_env *env) {
+/* A CUDA tool from --cuda DIR alone when it is given, else from $CUDA_HOME or
+ * /usr/local/cuda; "" when there is none. */
+static void find_tool(const options *o, const char *tool, char *path, size_t cap) {
   const char *dirs[] = {o->cuda, o->cuda ? NULL : getenv("CUDA_HOME"), o->cuda ? NULL : "/usr/local/cuda"};
   for (int i = 0; i < 3; i++) {
     if (!dirs[i]) continue;
-    snprintf(env->sanitizer, sizeof env->sanitizer, "%s/bin/compute-sanitizer", dirs[i]);
-    if (access(env->sanitizer, X_OK) == 0) return;
+    snprintf(path, cap, "%s/bin/%s", dirs[i], tool);
+    if (access(path, X_OK) == 0) return;
   }
-  env->sanitizer[0] = 0;
+  path[0] = 0;
 }
 
 /* Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
@@ -226,10 +227,17 @@ int main(int argc, char **argv) {
   env.timeout_scale = o.timeout_scale;
   const char *seed_env = getenv("GRADE_SEED");
   if (o.have_seed) env.seed = o.seed;
-  else if (seed_env && *seed_env) env.seed = strtoull(seed_env, NULL, 10);
+  else if (seed_env && *seed_env) {
+    char *end;
+    errno = 0;
+    env.seed = strtoull(seed_env, &end, 10);
+    if (errno || *end || *seed_env < '0' || *seed_env > '9' || env.seed > (1ULL << 53))
+      return usage_error("GRADE_SEED: '%s' is not an unsigned integer below 2^53", seed_env);
+  }
   else env.seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000000u;
   find_gpu(&o, &env);
-  find_sanitizer(&o, &env);
+  find_tool(&o, "compute-sanitizer", env.sanitizer, sizeof env.sanitizer);
+  find_tool(&o, "ncu", env.ncu, sizeof env.ncu);
 
   static run_report rep;
   static assignment_conf confs[REPORT_MAX_ASSIGNMENTS];
@@ -246,7 +254,7 @@ int main(int argc, char **argv) {
   int colour = use_colour(), tty = isatty(1);
   printf("Scan Lab grader: grading %s/, seed %" PRIu64 " (GRADE_SEED=%" PRIu64 " replays it)\n", o.src, env.seed, env.seed);
   if (!env.have_gpu)
-    printf("No CUDA device: %s. Only the checks that need no GPU are run; the rest are \"ungraded: no GPU\" (0 points).\n",
+    printf("No GPU mode: %s. Only the checks that need no GPU are run; the rest are \"ungraded: no GPU\" (0 points).\n",
            env.gpu_note);
   else
     printf("GPU: %s\n", env.gpu_note);
@@ -266,6 +274,7 @@ int main(int argc, char **argv) {
     if (strcmp(confs[a].name, names[a])) {
       snprintf(ar->conf_error, sizeof ar->conf_error, "%s:1: name '%s' does not match the folder '%s'", path, confs[a].name, names[a]);
       fprintf(stderr, "grade: %s\n", ar->conf_error);
+      printf("\n%s: not graded (grade.conf error)\n", names[a]);
       status = 2;
       continue;
     }

@@ -1,7 +1,8 @@
 /* score.h: the one scoring formula (docs/grading.md states the same).
  *
- *   correct, sanitizer:  points * passed / total      (each case counts the same)
- *   ptx:                 points if min <= count <= max, else 0
+ *   correct, model:      points * passed / total      (each case counts the same)
+ *   ptx, metric:         points if min <= count (or metric value) <= max, else 0
+ *   sanitizer:           points if the tool reports nothing and every case ran, else 0
  *   perf:                0 when the student's run is incorrect or its time unusable;
  *                        points when T <= full_ratio * Tref;
  *                        points * full_ratio * Tref / T when slower.

@@ -43,7 +43,8 @@ static const char CONF[] =
     "[correct]\nkind = correct\nvariant = v\ncases = n10, n20\npoints = 10\n\n"
     "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
-    "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n";
+    "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n\n"
+    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\nmax = 2000\npoints = 5\n";
 
 static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
 
@@ -63,6 +64,21 @@ static void write_script(const char *path, const char *name, const char *body) {
   snprintf(text, sizeof text, "#!/bin/sh\nNAME=%s\n" PRELUDE "%s", name, body ? body : GOOD);
   write_text(path, text, 1);
 }
+
+/* A stand-in for Nsight Compute's ncu: runs the program, then prints one CSV
+ * row of the metric; for 99-fake, FAKE_NCU_VALUE and FAKE_NCU_PERM change it. */
+static const char NCU[] =
+    "#!/bin/sh\n"
+    "metric=\n"
+    "while [ $# -gt 0 ]; do case \"$1\" in --metrics) metric=$2; shift 2 ;; --kernel-name|--launch-count|--print-units) shift 2 ;; --csv) shift ;; *) break ;; esac; done\n"
+    "value='1,234'\n"
+    "if [ \"${1%%/99-fake/harness}\" != \"$1\" ]; then\n"
+    "  if [ -n \"$FAKE_NCU_PERM\" ]; then echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters'; exit 1; fi\n"
+    "  value=${FAKE_NCU_VALUE:-$value}\n"
+    "fi\n"
+    "\"$@\" || exit $?\n"
+    "echo '\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
+    "echo \"\\\"0\\\",\\\"1\\\",\\\"harness\\\",\\\"host\\\",\\\"k\\\",\\\"Command line profiler metrics\\\",\\\"$metric\\\",\\\"\\\",\\\"$value\\\"\"\n";
 
 static void write_fake(const char *root, const char *name, const char *student, const char *reference, int timeout) {
   char path[512], text[4096];
@@ -86,6 +102,8 @@ static char *make_course(const char *student, const char *reference, int timeout
   write_text(path, "#!/bin/sh\necho 'Fake GPU for the fault suite'\n", 1);
   snprintf(path, sizeof path, "%s/cuda/bin/compute-sanitizer", root);
   write_text(path, SANITIZER, 1);
+  snprintf(path, sizeof path, "%s/cuda/bin/ncu", root);
+  write_text(path, NCU, 1);
   return root;
 }
 
@@ -142,8 +160,8 @@ static void expect(json_t *j, const char *assignment, const char *check, const c
 
 /* What holds after every fault: the bystander assignment is graded in full. */
 static void bystander_graded(json_t *j, const char *fault) {
-  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race"};
-  for (int i = 0; i < 4; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
+  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks"};
+  for (int i = 0; i < 5; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
 }
 
 /* ---------------------------------------------------------------- the faults */
@@ -196,6 +214,10 @@ static const fault FAULTS[] = {
     {"slower than the reference", EMIT_ALL("MS=2.2"), NULL, NULL, "perf", "partial", "2.20x", 0},
     {"sanitizer reports a race", NULL, NULL, "echo 'FAKE_RACE=1; export FAKE_RACE' > race.env", "race", "fail",
      "racecheck reports: Error: Race reported", 0},
+    {"ncu metric above its bound", NULL, NULL, "echo 'FAKE_NCU_VALUE=\"5,000\"; export FAKE_NCU_VALUE' > race.env", "banks", "fail",
+     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum = 5000 (want at most 2000)", 0},
+    {"ncu may not read the counters", NULL, NULL, "echo 'FAKE_NCU_PERM=1; export FAKE_NCU_PERM' > race.env", "banks", "ungraded",
+     "ungraded: ncu cannot read the GPU counters", 0},
     /* broken builds and binaries */
     {"student binary missing", NULL, NULL, "rm build/starter/99-fake/harness", "correct", "fail", "student binary", 0},
     {"student binary not executable", NULL, NULL, "chmod -x build/starter/99-fake/harness", "perf", "fail", "is not executable", 0},
@@ -246,7 +268,7 @@ static const struct {
   const char *name, *edit, *reason;
 } CONF_FAULTS[] = {
     {"grade.conf missing", "rm assignments/99-fake/grade.conf", "grade.conf: cannot open: No such file or directory"},
-    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:32: syntax error"},
+    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:41: syntax error"},
     {"grade.conf unknown key", "sed -i 's/^full_ratio = 1.1$/fullratio = 1.1/' assignments/99-fake/grade.conf", "grade.conf:16: unknown key 'fullratio' in [perf]"},
     {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:26: duplicate section [ptx] (first at line 19)"},
     {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:10: points: -10 is negative"},
@@ -416,6 +438,7 @@ START_TEST(test_no_gpu_mode) {
   expect(j, "99-fake", "perf", "ungraded", "ungraded: no GPU", "no GPU");
   expect(j, "99-fake", "race", "ungraded", "ungraded: no GPU", "no GPU");
   expect(j, "99-fake", "ptx", "pass", "1 matching PTX lines", "no GPU"); /* needs no GPU: still graded */
+  expect(j, "99-fake", "banks", "ungraded", "ungraded: no GPU", "no GPU");
   ck_assert_double_eq(json_number_value(json_object_get(j, "score")), 10); /* the two ptx checks only */
   json_decref(j);
   remove_dir(root);

@@ -24,7 +24,7 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 .PHONY: test-builds test-run
 # Every starter and solution must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(if $(HAVE_SOLUTIONS),$(REFS))
 
 test-run: test-builds $(UNIT) $(FAULTS)
 	@echo "== unit tests (Check)"
@@ -32,3 +32,13 @@ test-run: test-builds $(UNIT) $(FAULTS)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
 	@echo "== make test: all passed"
+
+# GPU-tier faults: the 01 solution with one fault injected each
+# (grader/tests/gpu-faults/<fault>/<NN>/), built here, run by gpu-tier.sh.
+GPU_FAULT_DIRS := $(patsubst %/,%,$(dir $(wildcard grader/tests/gpu-faults/*/*/*.cu)))
+GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/harness,$(GPU_FAULT_DIRS))
+.SECONDEXPANSION:
+$(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBHARNESS) $(B)/.gencode
+	@mkdir -p $(@D)
+	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; \
+	$(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/main.cu $(LIBHARNESS) -o $@

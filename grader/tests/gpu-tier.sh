@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# gpu-tier.sh [ASSIGNMENT...]: the GPU test tier (`make test-gpu`).
+#
+# Runs on a machine with a CUDA GPU, from a build made elsewhere by
+# `make test-gpu-build` (the GPU host needs nvcc's runtime pieces and
+# compute-sanitizer, not Check, inih or gnuplot). For each assignment:
+#   1. the solutions are graded at full marks (grade --src solutions --expect);
+#   2. the starter fails exactly the checks its grade.conf marks
+#      expect_starter = fail, and passes those marked pass;
+#   3. every reference case verifies (the reference run with --check on its
+#      whole case table);
+#   4. compute-sanitizer memcheck is clean on every variant of the solution.
+# Then the GPU faults of grader/tests/gpu-faults/ (a kernel that never ends,
+# an out-of-bounds shared write) must give the verdicts in their expect.tsv.
+# Prints PASS/FAIL lines and a summary; exits 1 on any failure.
+set -u
+cd "$(dirname "$0")/../.."
+GRADE=build/grader/grade
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+SAN=$CUDA_HOME/bin/compute-sanitizer
+TMP=$(mktemp -d /tmp/scanlab-gpu-tier-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+ok() { echo "PASS  $*"; passed=$((passed + 1)); }
+bad() { echo "FAIL  $*"; failed=$((failed + 1)); }
+
+for f in "$GRADE" build/tools/gpuinfo; do
+  [ -x "$f" ] || { echo "gpu-tier: $f is missing: run 'make test-gpu-build' (on a machine with Check and inih) first" >&2; exit 2; }
+done
+if ! build/tools/gpuinfo >/dev/null; then
+  echo "gpu-tier: $(build/tools/gpuinfo)" >&2
+  exit 2
+fi
+
+if [ $# -gt 0 ]; then assignments=("$@"); else
+  assignments=()
+  for d in assignments/*/grade.conf; do assignments+=("$(basename "$(dirname "$d")")"); done
+fi
+
+echo "== Scan Lab GPU tier, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "GPU:     $(build/tools/gpuinfo)"
+echo "Driver:  $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+echo "nvcc:    $("$CUDA_HOME/bin/nvcc" --version 2>/dev/null | grep -o 'release [0-9.]*, V[0-9.]*' || echo 'not found')"
+echo "sanitizer: $("$SAN" --version 2>/dev/null | grep -o 'Version [0-9.]*' | head -1 || echo 'not found')"
+echo "build:   $(cat build/.gencode 2>/dev/null)"
+
+# Variants and cases of a harness, from its --list.
+variants() { "$1" --list | awk '/: variants$/ {on=1; next} /^cases/ {on=0} on {print $1}'; }
+cases() { "$1" --list | awk '/^cases/ {on=1; next} on {print $1}'; }
+
+for a in "${assignments[@]}"; do
+  echo
+  echo "== $a"
+  ref=assignments/$a/ref/reference
+  for src in solutions starter; do
+    out=$TMP/$src-$a
+    t0=$(date +%s.%N)
+    "$GRADE" --src "$src" --expect --cuda "$CUDA_HOME" --results "$out" "$a" > "$out.log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    sed 's/^/    /' "$out.log"
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')
+    if [ "$src" = solutions ]; then
+      total=$(grep -o 'Total: [0-9.]* / [0-9.]*' "$out.log")
+      if [ $rc -eq 0 ] && awk '{exit !($2 == $4)}' <<< "$total"; then ok "$a: solutions graded at full marks ($total, ${secs} s)"
+      else bad "$a: solutions not at full marks (exit $rc, $total)"; fi
+    else
+      if [ $rc -eq 0 ]; then ok "$a: starter fails exactly where grade.conf expects (${secs} s)"
+      else bad "$a: starter verdicts differ from expect_starter (exit $rc)"; fi
+    fi
+  done
+
+  # Every reference case verifies.
+  n_cases=$(cases "$ref" | wc -l)
+  for v in $(variants "$ref"); do
+    good=$("$ref" --variant "$v" --check --reps 1 --warmup 0 2>"$TMP/ref.err" | grep -c ' ok=1 ')
+    if [ "$good" -eq "$n_cases" ]; then ok "$a: reference variant $v verifies on all $n_cases cases"
+    else bad "$a: reference variant $v verifies $good of $n_cases cases: $(tail -1 "$TMP/ref.err")"; fi
+  done
+
+  # memcheck on every solution variant, on the smallest cases of the table.
+  small=$(cases "$ref" | head -3 | paste -sd, -)
+  for v in $(variants "$ref"); do
+    if "$SAN" --tool memcheck --error-exitcode 99 --print-limit 5 "$ref" --variant "$v" --case "$small" --check --reps 1 --warmup 0 \
+      > "$TMP/memcheck.log" 2>&1; then ok "$a: memcheck clean on solution variant $v (cases $small)"
+    else bad "$a: memcheck on solution variant $v: $(grep -m1 '=========' "$TMP/memcheck.log")"; fi
+  done
+done
+
+# GPU faults: each is the 01 solution with one fault; the grader must give the
+# expected verdict and reason, and still finish and write results.json.
+for dir in grader/tests/gpu-faults/*/; do
+  fault=$(basename "$dir")
+  for adir in "$dir"*/; do
+    a=$(basename "$adir")
+    bin=build/gpu-faults/$fault/$a/harness
+    [ -x "$bin" ] || { bad "gpu fault $fault: $bin missing (make test-gpu-build)"; continue; }
+    root=$TMP/fault-$fault
+    mkdir -p "$root/build/starter/$a" "$root/build/tools"
+    ln -s "$PWD/assignments" "$root/assignments"
+    cp "$bin" "$root/build/starter/$a/harness"
+    cp "build/solutions/$a/harness.ptx" "$root/build/starter/$a/harness.ptx"
+    cp build/tools/gpuinfo "$root/build/tools/gpuinfo"
+    t0=$(date +%s)
+    "$GRADE" --root "$root" --results "$root/results" --cuda "$CUDA_HOME" --timeout-scale 0.25 "$a" > "$root/log" 2>&1
+    rc=$?
+    secs=$(( $(date +%s) - t0 ))
+    sed 's/^/    /' "$root/log"
+    tsv=$root/results/latest/results.tsv
+    [ -s "$tsv" ] || { bad "gpu fault $fault: no results.tsv (grader exit $rc)"; continue; }
+    while IFS=$'\t' read -r check verdict reason; do
+      case "$check" in ''|'#'*) continue ;; esac
+      got=$(awk -F'\t' -v c="$check" '$2 == c {print $4}' "$tsv")
+      line=$(grep -F "] $check " "$root/log" | tail -1)
+      if [ "$got" = "$verdict" ] && { [ -z "$reason" ] || grep -qF "$reason" <<< "$line"; }; then
+        ok "gpu fault $fault: $a/$check is $verdict${reason:+ ($reason)}, grading took ${secs} s"
+      else bad "gpu fault $fault: $a/$check is '$got', want $verdict${reason:+ with '$reason'}"; fi
+    done < "$dir/expect.tsv"
+  done
+done
+
+echo
+echo "== GPU tier: $passed passed, $failed failed"
+[ $failed -eq 0 ]
