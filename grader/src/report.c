@@ -153,18 +153,28 @@ void report_markdown(FILE *f, const run_report *r) {
   }
 }
 
+/* A TSV cell ends its line; tabs and newlines inside it become spaces. */
+static void tsv_cell(FILE *f, const char *s) {
+  for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+  fputc('\n', f);
+}
+
 void report_tsv(FILE *f, const run_report *r) {
-  fprintf(f, "assignment\tcheck\tkind\tverdict\tscore\tmax\tstudent_ms\treference_ms\texpect_starter\n");
+  fprintf(f, "assignment\tcheck\tkind\tverdict\tscore\tmax\tstudent_ms\treference_ms\texpect_starter\treason\n");
   static const char *const E[] = {"any", "pass", "fail"};
   for (int a = 0; a < r->n_assignments; a++) {
     const assignment_report *ar = &r->assignments[a];
-    if (ar->conf_error[0]) fprintf(f, "%s\tgrade.conf\tconf\terror\t0\t0\t-\t-\tany\n", ar->name);
+    if (ar->conf_error[0]) {
+      fprintf(f, "%s\tgrade.conf\tconf\terror\t0\t0\t-\t-\tany\t", ar->name);
+      tsv_cell(f, ar->conf_error);
+    }
     for (int i = 0; i < ar->n_results; i++) {
       const check_result *c = &ar->results[i];
       fprintf(f, "%s\t%s\t%s\t%s\t%.2f\t%.2f\t", ar->name, c->conf->name, conf_kind_name(c->conf->kind), verdict_name(c->v), c->score, c->max);
       if (c->has_perf) fprintf(f, "%.6g\t%.6g", c->t_student, c->t_ref);
       else fprintf(f, "-\t-");
-      fprintf(f, "\t%s\n", E[c->conf->expect_starter]);
+      fprintf(f, "\t%s\t", E[c->conf->expect_starter]);
+      tsv_cell(f, c->reason);
     }
   }
 }

@@ -160,6 +160,45 @@ START_TEST(test_harness_cli_without_gpu) {
 }
 END_TEST
 
+/* The whole path of a student file that does not compile: `make grade` goes
+ * on, the grader scores that assignment 0 with the compiler's message, and
+ * the other assignments are still graded. Runs on a copy of the course. */
+START_TEST(test_make_grade_compile_error) {
+  list_assignments();
+  char *dir = make_temp_dir("compile-error");
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "cp -r Makefile mk grader assignments starter '%s'/ && rm -rf '%s'/assignments/*/ref && cd '%s' && "
+           "printf '\nthis is not C;\n' >> starter/01-warp-scan/warp_scan.cu && "
+           "SCANLAB_NO_GPU=1 make grade ARCH=sm_75 > log 2>&1; echo $? > rc",
+           dir, dir, dir);
+  run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/log", dir);
+  char *log = read_text(cmd);
+  ck_assert_msg(log && strstr(log, "error"), "no compiler message in the make output:\n%s", log ? log : "");
+  snprintf(cmd, sizeof cmd, "%s/grade-results/latest/results.tsv", dir);
+  char *tsv = read_text(cmd);
+  ck_assert_msg(tsv != NULL, "no results.tsv; make grade said:\n%s", log);
+  /* Every check of 01 fails, saying why. */
+  snprintf(cmd, sizeof cmd, "test -z \"$(awk -F'\\t' '$1 == \"01-warp-scan\" && $4 != \"fail\" && $4 != \"ungraded\"' '%s/grade-results/latest/results.tsv')\"", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "a check of 01 did not fail:\n%s", tsv);
+  snprintf(cmd, sizeof cmd, "grep -q 'ptx-register .*does not compile: .*warp_scan.cu' '%s/log'", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "no 'does not compile: <file>' reason:\n%s", log);
+  /* The other assignments were graded, on their own merits. */
+  for (int i = 0; i < n_names; i++) {
+    if (!strcmp(names[i], "01-warp-scan")) continue;
+    snprintf(cmd, sizeof cmd, "grep -q '^%s\t' '%s/grade-results/latest/results.tsv'", names[i], dir);
+    ck_assert_msg(run_shell(cmd) == 0, "%s was not graded:\n%s", names[i], tsv);
+    snprintf(cmd, sizeof cmd, "grep '^%s\t' '%s/grade-results/latest/results.tsv' | grep -q 'does not compile'", names[i], dir);
+    ck_assert_msg(run_shell(cmd) != 0, "%s was marked 'does not compile' too", names[i]);
+  }
+  free(log);
+  free(tsv);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *repo_suite(void) {
   Suite *s = suite_create("repo");
   TCase *t = tcase_create("assignments");
@@ -170,6 +209,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);
+  tcase_add_test(t, test_make_grade_compile_error);
   suite_add_tcase(s, t);
   return s;
 }
