@@ -33,10 +33,16 @@ if ! build/tools/gpuinfo >/dev/null; then
   exit 2
 fi
 
-if [ $# -gt 0 ]; then assignments=("$@"); else
-  assignments=()
-  for d in assignments/*/grade.conf; do assignments+=("$(basename "$(dirname "$d")")"); done
-fi
+# Assignment folders: all of them, or those named (01 or 01-warp-scan).
+assignments=()
+for d in assignments/*/grade.conf; do
+  a=$(basename "$(dirname "$d")")
+  if [ $# -eq 0 ]; then assignments+=("$a"); continue; fi
+  for want in "$@"; do
+    case "$a" in "$want" | "$want"-*) assignments+=("$a") ;; esac
+  done
+done
+[ ${#assignments[@]} -gt 0 ] || { echo "gpu-tier: no assignment matches: $*" >&2; exit 2; }
 
 echo "== Scan Lab GPU tier, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "GPU:     $(build/tools/gpuinfo)"
