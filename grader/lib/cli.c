@@ -13,16 +13,6 @@ const char cli_usage[] =
     "usage: harness [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
     "               [--warmup W] [--check] [--out FILE] [--result-fd FD] [--list] [--bench]\n";
 
-static int parse_decimal(const char *s, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end) return -1;
-  *out = v;
-  return 0;
-}
-
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
   uint64_t v;
   if (strncmp(s, "2^", 2) == 0) {
@@ -32,12 +22,12 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
     memcpy(digits, s + 2, k);
     digits[k] = 0;
     uint64_t e;
-    if (parse_decimal(digits, &e) || e > 62) return -1;
+    if (result_parse_u64(digits, &e) || e > 62) return -1;
     v = 1ULL << e;
     const char *rest = s + 2 + k;
     if (*rest == '+' || *rest == '-') {
       uint64_t d;
-      if (parse_decimal(rest + 1, &d)) return -1;
+      if (result_parse_u64(rest + 1, &d)) return -1;
       if (*rest == '+') {
         if (d > UINT64_MAX - v) return -1;
         v += d;
@@ -48,7 +38,7 @@ int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
     } else if (*rest) {
       return -1;
     }
-  } else if (parse_decimal(s, &v)) {
+  } else if (result_parse_u64(s, &v)) {
     return -1;
   }
   if (v > max) return -1;
@@ -119,7 +109,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
       if (cli_parse_count(v, 1ULL << 40, &o->n)) return fail(err, cap, "--n: '%.40s' is not a count (e.g. 1000, 2^24, 2^24+1)", v);
       o->have_n = 1;
     } else if (!strcmp(a, "--seed")) {
-      if (parse_decimal(v, &o->seed)) return fail(err, cap, "--seed: '%.40s' is not an unsigned integer", v);
+      if (result_parse_u64(v, &o->seed)) return fail(err, cap, "--seed: '%.40s' is not an unsigned integer", v);
       o->have_seed = 1;
     } else if (!strcmp(a, "--reps") || !strcmp(a, "--warmup")) {
       int lo = !strcmp(a, "--reps") ? 1 : 0;
@@ -130,7 +120,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
       if (!*v) return fail(err, cap, "--out: empty file name");
       o->out = v;
     } else { /* --result-fd */
-      if (parse_decimal(v, &u) || u > 1023) return fail(err, cap, "--result-fd: '%.40s' is not a descriptor number", v);
+      if (result_parse_u64(v, &u) || u > 1023) return fail(err, cap, "--result-fd: '%.40s' is not a descriptor number", v);
       o->result_fd = (int)u;
     }
   }

@@ -33,7 +33,7 @@ static int fail(char *err, size_t cap, const char *fmt, ...) {
   return -1;
 }
 
-static int parse_u64(const char *s, uint64_t *out) {
+int result_parse_u64(const char *s, uint64_t *out) {
   if (*s < '0' || *s > '9') return -1;
   char *end;
   errno = 0;
@@ -96,16 +96,16 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
       if (!result_name_ok(val)) return fail(err, errcap, "bad %s name '%.40s'", tok, val);
       strcpy(k == K_CASE ? r->case_name : r->variant, val);
       break;
-    case K_N: bad = parse_u64(val, &r->n); break;
-    case K_SEED: bad = parse_u64(val, &r->seed); break;
-    case K_MISMATCHES: bad = parse_u64(val, &r->mismatches); break;
+    case K_N: bad = result_parse_u64(val, &r->n); break;
+    case K_SEED: bad = result_parse_u64(val, &r->seed); break;
+    case K_MISMATCHES: bad = result_parse_u64(val, &r->mismatches); break;
     case K_OK:
     case K_CHECKED:
-      bad = parse_u64(val, &u) || u > 1;
+      bad = result_parse_u64(val, &u) || u > 1;
       *(k == K_OK ? &r->ok : &r->checked) = (int)u;
       break;
     case K_REPS:
-      bad = parse_u64(val, &u) || u < 1 || u > 1000000;
+      bad = result_parse_u64(val, &u) || u < 1 || u > 1000000;
       r->reps = (int)u;
       break;
     case K_FIRST_BAD:

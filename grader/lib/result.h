@@ -43,6 +43,10 @@ int result_format(char *buf, size_t cap, const result_line *r);
  * and positive. Unknown keys are allowed (later protocol versions may add some). */
 int result_parse(const char *line, result_line *r, char *err, size_t errcap);
 
+/* Parses a plain decimal unsigned integer (no sign, no spaces, no junk).
+ * Returns 0, or -1 when s is not one or overflows. */
+int result_parse_u64(const char *s, uint64_t *out);
+
 /* 1 when s is a usable case or variant name: 1..63 of [A-Za-z0-9_.^+-]. */
 int result_name_ok(const char *s);
 
