@@ -134,22 +134,25 @@ extern "C" __global__ void warp_shfl_block_scan(const int *in, int *out, int L) 
 
 #define MAX_N (1ULL << 28)
 
-// name, n = batch * L, seed, reps, param = L. The correctness cases have
-// several segments each, so that a block which reads another's data, or a
-// segment whose sum does not restart, shows up.
+// name, n = batch * L, seed, reps, param = L. Each correctness case has about
+// 2^21 elements: thousands of segments, so that several blocks share each SM.
+// That is when the warps of a block drift apart and a race between them shows
+// up in the output; with one block per SM the starter's race often goes unseen.
 static const hx_case CASES[] = {
-    {"L1", 1 * 300, 21, 5, 1},
-    {"L2", 2 * 300, 22, 5, 2},
-    {"L31", 31 * 200, 23, 5, 31},
-    {"L32", 32 * 200, 24, 5, 32},
-    {"L33", 33 * 200, 25, 5, 33},
-    {"L100", 100 * 150, 26, 5, 100},
-    {"L512", 512 * 100, 27, 5, 512},
-    {"L1000", 1000 * 100, 28, 5, 1000},
-    {"L1023", 1023 * 100, 29, 5, 1023},
-    {"L1024", 1024 * 100, 30, 5, 1024},
-    // Small enough for compute-sanitizer's racecheck and synccheck.
+    {"L1", 1 << 21, 21, 5, 1},
+    {"L2", 2 << 20, 22, 5, 2},
+    {"L31", 31 << 16, 23, 5, 31},
+    {"L32", 32 << 16, 24, 5, 32},
+    {"L33", 33 << 16, 25, 5, 33},
+    {"L100", 100 * 20000, 26, 5, 100},
+    {"L512", 512 << 12, 27, 5, 512},
+    {"L1000", 1000 << 11, 28, 5, 1000},
+    {"L1023", 1023 << 11, 29, 5, 1023},
+    {"L1024", 1024 << 11, 30, 5, 1024},
+    // Small enough for compute-sanitizer (racecheck, synccheck, memcheck); neither
+    // is a multiple of 256, so a grid of 256-thread blocks has a partial last block.
     {"L1000x4", 1000 * 4, 31, 1, 1000},
+    {"L33x16", 33 * 16, 33, 1, 33},
     // The performance case: 2^24 ints in 16384 segments of 1024.
     {"n2^24-L1024", 1 << 24, 32, 50, 1024},
 };
