@@ -78,20 +78,26 @@ static __host__ __device__ __forceinline__ int moved_element(int t, int k, int t
 }
 
 // At stride s (1, 2, 4, ..., tree/2) the tree combines tree/(2s) pairs of
-// nodes: thread t's pair is (left, right) = (s(2t+1) - 1, s(2t+2) - 1), the
-// roots of two neighbouring subtrees of s leaves each.
-static __host__ __device__ __forceinline__ int sweep_threads(int tree, int stride) { return tree / (2 * stride); }
+// nodes, one per thread t < tree/(2s) (the loops halve that count as they double
+// s: no division). Thread t's pair is (left, right) = (s(2t+1) - 1, s(2t+2) - 1),
+// the roots of two neighbouring subtrees of s leaves each.
 static __host__ __device__ __forceinline__ int sweep_left(int t, int stride) { return stride * (2 * t + 1) - 1; }
 static __host__ __device__ __forceinline__ int sweep_right(int t, int stride) { return stride * (2 * t + 2) - 1; }
 
 // The steps of one thread. Sums are unsigned so they wrap modulo 2^32, as the
 // CPU reference's do (signed overflow would be undefined on the CPU).
 
-// Load: element e of the segment (zero past its end, which pads the tree).
-static __host__ __device__ __forceinline__ void load_element(int layout, unsigned *temp, const int *seg, int len,
-                                                             int tree, int t, int k) {
-  int e = moved_element(t, k, tree);
-  if (e >= 0) temp[shared_word(layout, e)] = e < len ? (unsigned)seg[e] : 0u;
+// Load, in two parts so that the kernel can read the next segment from global
+// memory while it scans this one. e = moved_element(t, k, tree); seg is the
+// segment, len its length. First the global read: 0 past the segment's end,
+// which pads the tree...
+static __host__ __device__ __forceinline__ unsigned read_element(const int *seg, int len, int e) {
+  return e >= 0 && e < len ? (unsigned)seg[e] : 0u;
+}
+
+// ... then the store into the tree.
+static __host__ __device__ __forceinline__ void put_element(int layout, unsigned *temp, int e, unsigned v) {
+  if (e >= 0) temp[shared_word(layout, e)] = v;
 }
 
 // Up-sweep at one stride: the right node becomes the sum of both subtrees.
@@ -119,8 +125,7 @@ static __host__ __device__ __forceinline__ void down_sweep_step(int layout, unsi
 
 // Store: the exclusive prefix of element e, for the elements the segment has.
 static __host__ __device__ __forceinline__ void store_element(int layout, const unsigned *temp, int *seg, int len,
-                                                              int tree, int t, int k) {
-  int e = moved_element(t, k, tree);
+                                                              int e) {
   if (e >= 0 && e < len) seg[e] = (int)temp[shared_word(layout, e)];
 }
 

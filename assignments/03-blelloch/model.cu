@@ -12,6 +12,9 @@
 //             one broadcast read). Done for every tree your tree_size uses; ok
 //             when every access of every step is 1-way and every word is inside
 //             the kernel's shared array.
+//   coalescing  For the same trees, the global-memory side of the loads and
+//             stores: each warp's access must touch the fewest 32-byte sectors
+//             its ints fit in (task 2).
 //   tree      tree_size(L) is the smallest tree that works, for every L (task 3).
 //   simulate  Runs the kernel's steps one thread at a time on the CPU for every
 //             segment length 1..2048 (and a short last segment of each) and
@@ -19,7 +22,7 @@
 //
 // It speaks the harness protocol, so the grader runs it like a harness:
 //   model --list
-//   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,tree,simulate]
+//   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,coalescing,tree,simulate]
 //         [--seed S] [--check] [--result-fd FD]
 // The tables go to stdout; one result line per case goes to the result fd:
 // n = rows (or lengths) examined, mismatches = how many failed, first_bad = the
@@ -104,21 +107,22 @@ static int trees_used(int *trees, int *lo, int *hi, int *invalid) {
 
 // The shared-memory accesses of the kernel, as blelloch.h makes them.
 typedef enum access_kind {
-  ACC_MOVE,  // load_element / store_element: temp[word(e)], e = moved_element(t, k)
+  ACC_MOVE,  // put_element / store_element: temp[word(e)], e = moved_element(t, k)
   ACC_LEFT,  // a sweep step's temp[word(left)]
   ACC_RIGHT, // a sweep step's temp[word(right)]
   ACC_ROOT,  // clear_root
 } access_kind;
 
-// The word thread t touches in one access, or -1 when it takes no part.
-static int access_word(int layout, int tree, access_kind kind, int arg, int t) {
+// The word thread t touches in one access, or -1 when it takes no part. For
+// the sweeps, arg is the stride and `active` the kernel's count of threads.
+static int access_word(int layout, int tree, access_kind kind, int arg, int active, int t) {
   switch (kind) {
   case ACC_MOVE: {
     int e = moved_element(t, arg, tree);
     return e < 0 ? -1 : shared_word(layout, e);
   }
-  case ACC_LEFT: return t < sweep_threads(tree, arg) ? shared_word(layout, sweep_left(t, arg)) : -1;
-  case ACC_RIGHT: return t < sweep_threads(tree, arg) ? shared_word(layout, sweep_right(t, arg)) : -1;
+  case ACC_LEFT: return t < active ? shared_word(layout, sweep_left(t, arg)) : -1;
+  case ACC_RIGHT: return t < active ? shared_word(layout, sweep_right(t, arg)) : -1;
   default: return t == 0 ? shared_word(layout, tree - 1) : -1;
   }
 }
@@ -166,14 +170,14 @@ static void print_list(const int *v, int n) {
   else printf("%d,%d,..,%d", v[0], v[1], v[n - 1]);
 }
 
-static conflict measure(int layout, int tree, access_kind kind, int arg) {
+static conflict measure(int layout, int tree, access_kind kind, int arg, int active) {
   conflict c;
   memset(&c, 0, sizeof c);
   int threads = block_threads(tree);
   for (int warp = 0; warp < threads / WARP; warp++) {
     int lane_word[WARP];
     for (int l = 0; l < WARP; l++) {
-      lane_word[l] = access_word(layout, tree, kind, arg, warp * WARP + l);
+      lane_word[l] = access_word(layout, tree, kind, arg, active, warp * WARP + l);
       c.threads += lane_word[l] >= 0;
     }
     int n = warp_conflict(lane_word, warp, &c);
@@ -205,37 +209,37 @@ static int tree_rows(int layout, int tree, step_row *rows) {
   for (int k = 0; k < 2; k++, n++) {
     memset(&rows[n], 0, sizeof rows[n]);
     snprintf(rows[n].name, sizeof rows[n].name, "load k=%d", k);
-    rows[n].a = measure(layout, tree, ACC_MOVE, k);
+    rows[n].a = measure(layout, tree, ACC_MOVE, k, 0);
     rows[n].st_extra = rows[n].a.extra;
   }
-  for (int s = 1; s < tree; s *= 2, n++) {
+  for (int s = 1, active = tree / 2; active > 0; s *= 2, active /= 2, n++) { // main.cu's loop
     memset(&rows[n], 0, sizeof rows[n]);
     snprintf(rows[n].name, sizeof rows[n].name, "up-sweep");
     rows[n].stride = s;
-    rows[n].a = measure(layout, tree, ACC_LEFT, s);
-    rows[n].b = measure(layout, tree, ACC_RIGHT, s);
+    rows[n].a = measure(layout, tree, ACC_LEFT, s, active);
+    rows[n].b = measure(layout, tree, ACC_RIGHT, s, active);
     rows[n].has_b = 1;
     rows[n].ld_extra = rows[n].a.extra + rows[n].b.extra;
     rows[n].st_extra = rows[n].b.extra;
   }
   memset(&rows[n], 0, sizeof rows[n]);
   snprintf(rows[n].name, sizeof rows[n].name, "clear root");
-  rows[n].a = measure(layout, tree, ACC_ROOT, 0);
+  rows[n].a = measure(layout, tree, ACC_ROOT, 0, 1);
   rows[n].st_extra = rows[n].a.extra;
   n++;
-  for (int s = tree / 2; s >= 1; s /= 2, n++) {
+  for (int s = tree / 2, active = 1; s > 0; s /= 2, active *= 2, n++) { // main.cu's loop
     memset(&rows[n], 0, sizeof rows[n]);
     snprintf(rows[n].name, sizeof rows[n].name, "down-sweep");
     rows[n].stride = s;
-    rows[n].a = measure(layout, tree, ACC_LEFT, s);
-    rows[n].b = measure(layout, tree, ACC_RIGHT, s);
+    rows[n].a = measure(layout, tree, ACC_LEFT, s, active);
+    rows[n].b = measure(layout, tree, ACC_RIGHT, s, active);
     rows[n].has_b = 1;
     rows[n].ld_extra = rows[n].st_extra = rows[n].a.extra + rows[n].b.extra;
   }
   for (int k = 0; k < 2; k++, n++) {
     memset(&rows[n], 0, sizeof rows[n]);
     snprintf(rows[n].name, sizeof rows[n].name, "store k=%d", k);
-    rows[n].a = measure(layout, tree, ACC_MOVE, k);
+    rows[n].a = measure(layout, tree, ACC_MOVE, k, 0);
     rows[n].ld_extra = rows[n].a.extra;
   }
   return n;
@@ -324,7 +328,11 @@ static void case_banks(int layout, outcome *o) {
       printf("  worst %d-way; extra passes per block: %ld on loads, %ld on stores\n", worst, ld, st);
     } else {
       printf(" rows %d..%d, worst %d-way", index, index + n_rows - 1, worst);
-      if (worst > 1) printf(" (row %d, %s stride %d)", index + worst_row, rows[worst_row].name, rows[worst_row].stride);
+      if (worst > 1) {
+        printf(" (first at row %d, %s", index + worst_row, rows[worst_row].name);
+        if (rows[worst_row].stride) printf(" stride %d", rows[worst_row].stride);
+        printf(")");
+      }
       printf("; extra passes %ld/%ld\n", ld, st);
     }
     index += n_rows;
@@ -332,6 +340,63 @@ static void case_banks(int layout, outcome *o) {
   o->n = (uint64_t)index;
   printf("\nbanks: %" PRIu64 " of %d steps have a bank conflict%s\n", o->mismatches, index,
          o->mismatches ? " (marked *)" : ": conflict-free");
+}
+
+// The global side of read_element / store_element: thread t reads (and later
+// writes) seg[e], so a warp's access touches the 32-byte sectors e / 8 of its
+// lanes' elements. The fewest it can touch is ceil(lanes / 8).
+static void case_coalescing(outcome *o) {
+  printf("Global memory: each warp's load (and store) of its k-th elements reads seg[e] for its lanes' e.\n"
+         "A 32-byte sector holds 8 ints, so 32 lanes need at least 4 sectors: more means the warp's\n"
+         "ints are spread out and the memory system moves the same sectors again for the other k.\n"
+         "(Segments are assumed to start on a 32-byte boundary, as every segment of the timed case does.)\n");
+  int trees[12], lo[12], hi[12], invalid;
+  int n_trees = trees_used(trees, lo, hi, &invalid);
+  if (invalid) printf("  tree_size breaks its contract for %d lengths; those are left out here (see case tree)\n", invalid);
+  int index = 0;
+  for (int k_tree = 0; k_tree < n_trees; k_tree++) {
+    int tree = trees[k_tree], threads = block_threads(tree);
+    long sectors_block = 0, fewest_block = 0;
+    int bad_rows = 0;
+    char example[2][120] = {"", ""};
+    for (int k = 0; k < 2; k++, index++) {
+      int bad = 0;
+      for (int warp = 0; warp < threads / WARP; warp++) {
+        int sector[WARP], n_sectors = 0, lanes = 0, first = -1, second = -1, last = -1;
+        for (int l = 0; l < WARP; l++) {
+          int e = moved_element(warp * WARP + l, k, tree);
+          if (e < 0) continue;
+          lanes++;
+          if (first < 0) first = e;
+          else if (second < 0) second = e;
+          last = e;
+          int seen = 0;
+          for (int m = 0; m < n_sectors && !seen; m++) seen = sector[m] == e / 8;
+          if (!seen) sector[n_sectors++] = e / 8;
+        }
+        if (!lanes) continue;
+        int fewest = (lanes + 7) / 8;
+        sectors_block += n_sectors;
+        fewest_block += fewest;
+        if (n_sectors > fewest && !bad++)
+          snprintf(example[k], sizeof example[k], "warp %d: %d lanes move elements %d,%d,..,%d: %d sectors, %d would do",
+                   warp, lanes, first, second, last, n_sectors, fewest);
+      }
+      if (bad) fail_at(o, index), bad_rows++;
+    }
+    if (k_tree == 0) {
+      printf("\ntree of %d leaves (segments of %d..%d elements), %d threads:\n", tree, lo[k_tree], hi[k_tree], threads);
+      for (int k = 0; k < 2; k++)
+        printf("  %3d  k=%d  %s\n", index - 2 + k, k, example[k][0] ? example[k] : "every warp touches the fewest sectors");
+      printf("  sectors per block to load the tile (the same again to store it): %ld, fewest %ld\n", sectors_block,
+             fewest_block);
+    } else {
+      printf("tree of %d leaves: rows %d..%d, %s\n", tree, index - 2, index - 1,
+             bad_rows ? "some warps touch more sectors than they need" : "fewest sectors");
+    }
+  }
+  o->n = (uint64_t)index;
+  printf("\ncoalescing: %" PRIu64 " of %d load/store rows touch more sectors than they need\n", o->mismatches, index);
 }
 
 static int smallest_tree(int len) {
@@ -390,14 +455,17 @@ static int simulate_one(int layout, const int32_t *in, int len, int tree, int32_
 
   memset(temp, 0xA5, sizeof temp); // shared memory starts as garbage
   for (int t = 0; t < threads; t++)
-    for (int k = 0; k < 2; k++) load_element(layout, temp, in, len, tree, t, k);
-  for (int s = 1; s < tree; s *= 2)
-    for (int t = 0; t < sweep_threads(tree, s); t++) up_sweep_step(layout, temp, t, s);
+    for (int k = 0; k < 2; k++) {
+      int e = moved_element(t, k, tree);
+      put_element(layout, temp, e, read_element(in, len, e));
+    }
+  for (int s = 1, active = tree / 2; active > 0; s *= 2, active /= 2) // main.cu's loops
+    for (int t = 0; t < active; t++) up_sweep_step(layout, temp, t, s);
   clear_root(layout, temp, tree);
-  for (int s = tree / 2; s >= 1; s /= 2)
-    for (int t = 0; t < sweep_threads(tree, s); t++) down_sweep_step(layout, temp, t, s);
+  for (int s = tree / 2, active = 1; s > 0; s /= 2, active *= 2)
+    for (int t = 0; t < active; t++) down_sweep_step(layout, temp, t, s);
   for (int t = 0; t < threads; t++)
-    for (int k = 0; k < 2; k++) store_element(layout, temp, out, len, tree, t, k);
+    for (int k = 0; k < 2; k++) store_element(layout, temp, out, len, moved_element(t, k, tree));
   return 1;
 }
 
@@ -442,13 +510,14 @@ static void case_simulate(int layout, uint64_t seed, outcome *o) {
 
 // ---------------------------------------------------------------- main
 
-static const char *const CASE_NAMES[] = {"banks", "tree", "simulate"};
+static const char *const CASE_NAMES[] = {"banks", "coalescing", "tree", "simulate"};
 static const char *const CASE_SUMMARIES[] = {
-    "worst bank conflict of every shared-memory access of every tree used (tasks 1, 2)",
+    "worst bank conflict of every shared-memory access of every tree used (task 1)",
+    "each warp's global loads and stores touch the fewest 32-byte sectors (task 2)",
     "tree_size(L) is the smallest power of two >= max(2, L) for every L (task 3)",
     "the kernel's steps run on the CPU match scan_cpu_i32 for L = 1..2048",
 };
-enum { N_CASES = 3 };
+enum { N_CASES = 4 };
 
 static double now_ms(void) {
   struct timespec ts;
@@ -480,6 +549,7 @@ int main(int argc, char **argv) {
   }
   if (o.help) {
     fputs(cli_usage, stdout);
+    printf("(the model: --case and --variant from --list; --n, --out and --bench do not apply; --reps and --warmup are ignored)\n");
     return 0;
   }
   if (o.have_n || o.out || o.bench) {
@@ -528,7 +598,8 @@ int main(int argc, char **argv) {
     double t0 = now_ms();
     switch (cases[i]) {
     case 0: case_banks(layout, &out); break;
-    case 1: case_tree(&out); break;
+    case 1: case_coalescing(&out); break;
+    case 2: case_tree(&out); break;
     default: case_simulate(layout, seed, &out); break;
     }
     double ms = now_ms() - t0;
