@@ -121,6 +121,36 @@ START_TEST(test_01_ptx_counts) {
 }
 END_TEST
 
+/* The 03 bank-conflict model on the three layouts: the starter's unpadded tree
+ * conflicts, the solution's padding leaves none, and the classic 16-bank
+ * offset still leaves 2-way conflicts on 32 banks. */
+static const char *model03(const char *src, const char *variant, const char *grep_for) {
+  static char cmd[512];
+  snprintf(cmd, sizeof cmd, "build/%s/03-blelloch/model --variant %s --case banks | grep -q -- '%s'", src, variant,
+           grep_for);
+  return cmd;
+}
+
+START_TEST(test_03_model_layouts) {
+  const struct {
+    const char *src, *variant, *expect;
+  } rows[] = {
+      {"starter", "blelloch_padded", "^result case=banks .* ok=0 "},
+      {"starter", "blelloch_padded", "worst 32-way"},
+      {"solutions", "blelloch_padded", "^result case=banks .* ok=1 "},
+      {"solutions", "blelloch_padded", "0 of [0-9]* steps have a bank conflict"},
+      {"solutions", "blelloch_unpadded", "^result case=banks .* ok=0 "},
+      {"solutions", "blelloch_gems16", "^result case=banks .* ok=0 "},
+      {"solutions", "blelloch_gems16", "worst 2-way"},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    const char *cmd = model03(rows[i].src, rows[i].variant, rows[i].expect);
+    ck_assert_msg(run_shell(cmd) == 0, "03 model, %s %s: no line matches '%s' (%s)", rows[i].src, rows[i].variant,
+                  rows[i].expect, cmd);
+  }
+}
+END_TEST
+
 /* The grader itself, in no-GPU mode, with --expect: the starter fails every
  * ptx/model check its grade.conf says it fails, the solution passes them all. */
 static void grade_expect(const char *src) {
@@ -206,6 +236,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_every_conf_loads);
   tcase_add_test(t, test_handout_table_matches_conf);
   tcase_add_test(t, test_01_ptx_counts);
+  tcase_add_test(t, test_03_model_layouts);
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);
