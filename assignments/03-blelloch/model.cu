@@ -307,7 +307,7 @@ static void case_banks(int layout, outcome *o) {
   int trees[12], lo[12], hi[12], invalid;
   int n_trees = trees_used(trees, lo, hi, &invalid);
   if (invalid) printf("  tree_size breaks its contract for %d lengths; those are left out here (see case tree)\n", invalid);
-  int index = 0;
+  int index = 0, worst_all = 1;
   for (int k = 0; k < n_trees; k++) {
     step_row rows[MAX_ROWS];
     int n_rows = tree_rows(layout, trees[k], rows);
@@ -320,6 +320,7 @@ static void case_banks(int layout, outcome *o) {
       ld += rows[i].ld_extra;
       st += rows[i].st_extra;
     }
+    if (worst > worst_all) worst_all = worst;
     printf("\ntree of %d leaves (segments of %d..%d elements), %d threads:", trees[k], lo[k], hi[k],
            block_threads(trees[k]));
     if (k == 0) { // the largest tree in full: it is the one the timed case uses
@@ -338,8 +339,9 @@ static void case_banks(int layout, outcome *o) {
     index += n_rows;
   }
   o->n = (uint64_t)index;
-  printf("\nbanks: %" PRIu64 " of %d steps have a bank conflict%s\n", o->mismatches, index,
-         o->mismatches ? " (marked *)" : ": conflict-free");
+  printf("\nbanks: %" PRIu64 " of %d steps have a bank conflict", o->mismatches, index);
+  if (o->mismatches) printf(", the worst %d-way (marked * above)\n", worst_all);
+  else printf(": conflict-free\n");
 }
 
 // The global side of read_element / store_element: thread t reads (and later

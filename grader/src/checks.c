@@ -317,6 +317,19 @@ static void run_sanitizer(const assignment_ctx *a, const check_conf *c, check_re
   finish(r, s, V_FAIL, 0, "%s", why);
 }
 
+/* A model states a failed case's verdict in its own words on a stdout line
+ * "CASE: ..." ("banks: 24 of 27 steps have a bank conflict"), which says more
+ * than "wrong: M of N outputs differ": use it as the reason when there is one. */
+static void model_verdict(const char *text, const char *name, char *why, size_t cap) {
+  size_t len = strlen(name);
+  for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    if (strncmp(line, name, len) || line[len] != ':' || line[len + 1] != ' ') continue;
+    const char *say = line + len + 2, *end = strchr(say, '\n');
+    snprintf(why, cap, "%.*s", (int)(end ? (size_t)(end - say) : strlen(say)), say);
+    return;
+  }
+}
+
 /* A course-owned CPU program (assignments/NN/model.cu) built with the student's
  * file evaluates it without a GPU, e.g. the bank-conflict model of 03. It
  * speaks the harness protocol; ok=0 means the model found a violation. */
@@ -327,16 +340,17 @@ static void run_model(const assignment_ctx *a, const check_conf *c, check_result
     return finish(r, s, V_FAIL, 0, "model program missing");
   }
   harness_run *st = run_harness(a, a->model, c, NULL, 0);
+  char *text = capture_text(&st->p.out);
   int passed = 0;
   char first_bad[400] = "";
   for (int i = 0; i < c->n_cases; i++) {
     int ok = judge_case(st, c, c->cases[i], NULL, why, sizeof why);
+    if (!ok && !strncmp(why, "wrong:", 6)) model_verdict(text, c->cases[i], why, sizeof why);
     passed += ok;
     fprintf(s->f, "  %-16s %s\n", c->cases[i], why);
     if (!ok && !first_bad[0]) snprintf(first_bad, sizeof first_bad, "%s: %s", c->cases[i], why);
   }
   /* The model explains itself on stdout (per-step conflict tables). */
-  char *text = capture_text(&st->p.out);
   if (text && *text) fprintf(s->f, "%s", text);
   free(text);
   harness_free(st);

@@ -151,6 +151,68 @@ START_TEST(test_03_model_layouts) {
 }
 END_TEST
 
+/* A handout quotes program output under a marker line
+ *   <!-- quoted from: build/... -->
+ * followed by a fenced block. Every line of the block must be a line of what
+ * the command prints now (a quote may leave lines out, never change one), so
+ * a handout cannot drift from the code it describes. */
+static int quote_matches(const char *cmd, const char *block, char *bad, size_t cap) {
+  char *dir = make_temp_dir("quote"), out_path[512], shell[1024];
+  snprintf(out_path, sizeof out_path, "%s/out", dir);
+  snprintf(shell, sizeof shell, "%s > '%s' 2>&1", cmd, out_path);
+  run_shell(shell);
+  char *out = read_text(out_path);
+  remove_dir(dir);
+  free(dir);
+  int ok = out != NULL;
+  char *copy = strdup(block), *save = NULL;
+  for (char *line = strtok_r(copy, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save)) {
+    size_t len = strlen(line);
+    while (len && line[len - 1] == ' ') line[--len] = 0;
+    if (!len) continue;
+    int found = 0;
+    for (char *p = out; !found && (p = strstr(p, line)); p += len)
+      found = (p == out || p[-1] == '\n') && (p[len] == '\n' || p[len] == ' ' || !p[len]);
+    if (!found) snprintf(bad, cap, "%s", line), ok = 0;
+  }
+  free(copy);
+  free(out);
+  return ok;
+}
+
+START_TEST(test_handout_quotes_match_output) {
+  list_assignments();
+  int quotes = 0;
+  for (int i = 0; i < n_names; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
+    char *text = read_text(path);
+    ck_assert_msg(text != NULL, "%s is missing", path);
+    static const char MARK[] = "<!-- quoted from: ";
+    for (char *m = strstr(text, MARK); m; m = strstr(m + 1, MARK)) {
+      char cmd[256];
+      ck_assert_msg(sscanf(m + sizeof MARK - 1, "%255[^>]", cmd) == 1, "%s: empty quote marker", path);
+      size_t cl = strlen(cmd);
+      while (cl && (cmd[cl - 1] == ' ' || cmd[cl - 1] == '-')) cmd[--cl] = 0;
+      ck_assert_msg(!strncmp(cmd, "build/", 6), "%s: a quoted command must be a program under build/: %s", path, cmd);
+      char *open = strstr(m, "\n```");
+      ck_assert_msg(open != NULL, "%s: no fenced block after the marker for %s", path, cmd);
+      open = strchr(open + 1, '\n');
+      char *close = open ? strstr(open, "\n```") : NULL;
+      ck_assert_msg(close != NULL, "%s: unterminated block after the marker for %s", path, cmd);
+      char *block = strndup(open + 1, (size_t)(close - open));
+      char bad[512] = "";
+      ck_assert_msg(quote_matches(cmd, block, bad, sizeof bad), "%s: the quote of '%s' has a line it no longer prints:\n%s",
+                    path, cmd, bad);
+      free(block);
+      quotes++;
+    }
+    free(text);
+  }
+  ck_assert_msg(quotes > 0, "no handout quotes any output: the test would check nothing");
+}
+END_TEST
+
 /* The grader itself, in no-GPU mode, with --expect: the starter fails every
  * ptx/model check its grade.conf says it fails, the solution passes them all. */
 static void grade_expect(const char *src) {
@@ -237,6 +299,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_handout_table_matches_conf);
   tcase_add_test(t, test_01_ptx_counts);
   tcase_add_test(t, test_03_model_layouts);
+  tcase_add_test(t, test_handout_quotes_match_output);
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);
