@@ -44,7 +44,7 @@ static const char CONF[] =
     "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
     "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n\n"
-    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\nmax = 2000\npoints = 5\n";
+    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n";
 
 static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
 
@@ -66,7 +66,7 @@ static void write_script(const char *path, const char *name, const char *body) {
 }
 
 /* A stand-in for Nsight Compute's ncu: runs the program, then prints one CSV
- * row of the metric; for 99-fake, FAKE_NCU_VALUE and FAKE_NCU_PERM change it. */
+ * row per metric asked for, each with the same value; for 99-fake, FAKE_NCU_VALUE and FAKE_NCU_PERM change it. */
 static const char NCU[] =
     "#!/bin/sh\n"
     "metric=\n"
@@ -78,7 +78,9 @@ static const char NCU[] =
     "fi\n"
     "\"$@\" || exit $?\n"
     "echo '\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
-    "echo \"\\\"0\\\",\\\"1\\\",\\\"harness\\\",\\\"host\\\",\\\"k\\\",\\\"Command line profiler metrics\\\",\\\"$metric\\\",\\\"\\\",\\\"$value\\\"\"\n";
+    "for m in $(echo \"$metric\" | tr , ' '); do\n"
+    "  echo \"\\\"0\\\",\\\"1\\\",\\\"harness\\\",\\\"host\\\",\\\"k\\\",\\\"Command line profiler metrics\\\",\\\"$m\\\",\\\"\\\",\\\"$value\\\"\"\n"
+    "done\n";
 
 static void write_fake(const char *root, const char *name, const char *student, const char *reference, int timeout) {
   char path[512], text[4096];
@@ -215,7 +217,7 @@ static const fault FAULTS[] = {
     {"sanitizer reports a race", NULL, NULL, "echo 'FAKE_RACE=1; export FAKE_RACE' > race.env", "race", "fail",
      "racecheck reports: Error: Race reported", 0},
     {"ncu metric above its bound", NULL, NULL, "echo 'FAKE_NCU_VALUE=\"5,000\"; export FAKE_NCU_VALUE' > race.env", "banks", "fail",
-     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum = 5000 (want at most 2000)", 0},
+     "ncu: 10000, want at most 3000 (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum + 1 more)", 0},
     {"ncu may not read the counters", NULL, NULL, "echo 'FAKE_NCU_PERM=1; export FAKE_NCU_PERM' > race.env", "banks", "ungraded",
      "ungraded: ncu cannot read the GPU counters", 0},
     /* broken builds and binaries */
