@@ -172,7 +172,7 @@ test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx 
 test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made with `make test-gpu-build`)
 	@bash grader/tests/gpu-tier.sh $(SELECTED)
 
-test-gpu-build: ## build everything the GPU tier runs (here, with Check and inih; then carry build/ and ref/)
+test-gpu-build: ## build everything the GPU tier runs (needs Check and inih); copy build/ and ref/ to the GPU host
 	@$(MAKE) tools reference
 	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a))) $(GPU_FAULT_BINS)
 
@@ -187,7 +187,7 @@ clean: ## remove build/, grade-results/ and the reference binaries
 
 help: ## list the targets
 	@echo "Scan Lab targets (A=01 picks an assignment, SRC=solutions grades the solutions, ARCH=sm_90 sets the GPU):"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 18
 
 FORCE:
 

@@ -252,6 +252,22 @@ START_TEST(test_harness_cli_without_gpu) {
 }
 END_TEST
 
+/* `make help` lists every target with one line each. */
+START_TEST(test_make_help_lists_targets) {
+  static const char *const TARGETS[] = {"all", "grade", "test", "test-gpu", "test-gpu-build", "reference",
+                                        "bench", "ptx", "clean", "help"};
+  char *dir = make_temp_dir("help"), cmd[1024];
+  snprintf(cmd, sizeof cmd, "make -s help > '%s/help' 2>&1", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  for (size_t i = 0; i < sizeof TARGETS / sizeof *TARGETS; i++) {
+    snprintf(cmd, sizeof cmd, "test $(grep -cE '^  %s +[a-z]' '%s/help') -eq 1", TARGETS[i], dir);
+    ck_assert_msg(run_shell(cmd) == 0, "make help has no one-line entry for '%s'", TARGETS[i]);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* The whole path of a student file that does not compile: `make grade` goes
  * on, the grader scores that assignment 0 with the compiler's message, and
  * the other assignments are still graded. Runs on a copy of the course. */
@@ -304,6 +320,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);
   tcase_add_test(t, test_make_grade_compile_error);
+  tcase_add_test(t, test_make_help_lists_targets);
   suite_add_tcase(s, t);
   return s;
 }
