@@ -135,8 +135,24 @@ assignments/%/ref/reference: $(B)/solutions/%/harness
 	@mkdir -p $(@D)
 	cp $< $@
 
+# ----------------------------------------------------------------- lectures
+# lectures/examples/NAME.cu -> build/lectures/NAME (linked with the harness
+# library for its CUDA checks and statistics); lectures/figures/NAME.gp draws
+# lectures/figures/NAME.png from the measured data in lectures/data/.
+LECTURE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,$(wildcard lectures/examples/*.cu))
+FIGURE_SCRIPTS := $(wildcard lectures/figures/*.gp)
+
+$(B)/lectures/%: lectures/examples/%.cu $(LIBHARNESS) $(B)/.gencode
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< $(LIBHARNESS) -o $@
+
+# draw_figures DIR: every figure script, its PNG written into DIR.
+draw_figures = for gp in $(FIGURE_SCRIPTS); do \
+	  out=$(1)/$$(basename $$gp .gp).png; gnuplot -e "out='$$out'" $$gp || { echo "figures: $$gp failed" >&2; exit 1; }; \
+	  echo "drew $$out"; done
+
 # ----------------------------------------------------------------- targets
-.PHONY: all grade test test-gpu reference bench ptx clean help deps-grade deps-test tools FORCE
+.PHONY: all grade test test-gpu reference bench ptx lectures figures clean help deps-grade deps-test tools FORCE
 
 all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/harness) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter harnesses
 
@@ -175,6 +191,12 @@ test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made 
 test-gpu-build: ## build everything the GPU tier runs (needs Check and inih); copy build/ and ref/ to the GPU host
 	@$(MAKE) tools reference
 	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a))) $(GPU_FAULT_BINS)
+
+lectures: $(LECTURE_EXAMPLES) ## build the lecture examples into build/lectures/ (running them needs a GPU)
+
+figures: ## draw the lecture figures (lectures/figures/*.png) from lectures/data/ with gnuplot (no GPU needed)
+	@command -v gnuplot >/dev/null || { echo "figures: gnuplot is not installed: sudo apt-get install -y gnuplot-nox" >&2; exit 1; }
+	@$(call draw_figures,lectures/figures)
 
 deps-grade:
 	@bash mk/deps.sh grade "$(NVCC)"

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "banks.h"
 #include "blelloch.h"
 #include "cli.h"
 #include "prng.h"
@@ -44,7 +45,6 @@
 
 #include "blelloch.cu"
 
-enum { BANKS = 32 }; // 4-byte banks, on every GPU from sm_75 to sm_90
 
 // ---------------------------------------------------------------- the layout's words
 
@@ -135,19 +135,10 @@ typedef struct conflict {
   int ex_lanes[WARP], ex_words[WARP];     // the lanes of one warp that share a bank
 } conflict;
 
-// The n-way conflict of one warp's access: the most distinct words in one bank.
-// Keeps the first warp's example of the worst conflict seen so far in c.
+// The n-way conflict of one warp's access (banks.h), and the first warp's
+// example of the worst conflict seen so far, kept in c.
 static int warp_conflict(const int *lane_word, int warp, conflict *c) {
-  int count[BANKS] = {0}, worst = 0, worst_bank = 0;
-  for (int l = 0; l < WARP; l++) {
-    int w = lane_word[l];
-    if (w < 0) continue;
-    int seen = 0;
-    for (int m = 0; m < l && !seen; m++) seen = lane_word[m] == w; // the same word: broadcast
-    if (seen) continue;
-    int b = w % BANKS;
-    if (++count[b] > worst) worst = count[b], worst_bank = b;
-  }
+  int worst_bank, worst = bank_ways(lane_word, &worst_bank);
   if (worst > 1 && worst > c->worst) {
     c->ex_warp = warp;
     c->ex_bank = worst_bank;
@@ -155,7 +146,7 @@ static int warp_conflict(const int *lane_word, int warp, conflict *c) {
     for (int l = 0; l < WARP; l++) {
       int w = lane_word[l], dup = 0;
       for (int m = 0; m < c->ex_count && !dup; m++) dup = c->ex_words[m] == w;
-      if (w >= 0 && w % BANKS == worst_bank && !dup) {
+      if (w >= 0 && w % BANK_COUNT == worst_bank && !dup) {
         c->ex_lanes[c->ex_count] = l;
         c->ex_words[c->ex_count++] = w;
       }

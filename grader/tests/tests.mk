@@ -22,15 +22,17 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
 .PHONY: test-builds test-run
-# Every starter and solution must compile (a starter is wrong, never broken).
+# Every starter, solution and lecture example must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(if $(HAVE_SOLUTIONS),$(REFS))
 
 test-run: test-builds $(UNIT) $(FAULTS)
 	@echo "== unit tests (Check)"
 	@$(UNIT)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
+	@echo "== lecture figures (gnuplot, into $(B)/figures)"
+	@mkdir -p $(B)/figures && $(call draw_figures,$(B)/figures)
 	@echo "== make test: all passed"
 
 # GPU-tier faults: the 01 solution with one fault injected each
