@@ -161,7 +161,8 @@ END_TEST
  *     from that file: every line of it is a line of the file;
  *   - a block right after "<!-- quoted from: build/PROGRAM ARGS -->" is what that
  *     program prints: every line of it is a line (or the start of one) of the
- *     program's output now.
+ *     program's output now; "<!-- quoted from: path/to/file -->" quotes a file
+ *     of the repository (measured data, a GPU tier log) the same way.
  * A quote may leave lines out, and a line starting with "..." stands for the
  * lines left out; it may never change a line. */
 
@@ -234,10 +235,13 @@ static int check_note_quotes(const char *note) {
       ck_assert_msg(sscanf(mark + sizeof MARK - 1, "%255[^>]", cmd) == 1, "%s: empty quote marker", note);
       size_t cl = strlen(cmd);
       while (cl && (cmd[cl - 1] == ' ' || cmd[cl - 1] == '-')) cmd[--cl] = 0;
-      ck_assert_msg(!strncmp(cmd, "build/", 6), "%s: a quoted command must be a program under build/: %s", note, cmd);
-      char *out = program_output(cmd);
-      ck_assert_msg(out && block_in(out, block, 1, bad, sizeof bad),
-                    "%s: the quote of '%s' has a line the program no longer prints:\n%s", note, cmd, bad);
+      /* a program under build/ and its arguments, or a file of the repository (measured data) */
+      int program = !strncmp(cmd, "build/", 6);
+      char *out = program ? program_output(cmd) : read_text(cmd);
+      ck_assert_msg(out != NULL, "%s: the quote marker names '%s', which is neither a program under build/ nor a file",
+                    note, cmd);
+      ck_assert_msg(block_in(out, block, 1, bad, sizeof bad), "%s: the quote of '%s' has a line %s:\n%s", note, cmd,
+                    program ? "the program no longer prints" : "that is not in the file", bad);
       free(out);
       quotes++;
     } else if (cut_from(text, (size_t)(fence - text), path, sizeof path)) {
