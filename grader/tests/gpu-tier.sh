@@ -10,8 +10,9 @@
 #   3. every reference case verifies (the reference run with --check on its
 #      whole case table);
 #   4. compute-sanitizer memcheck is clean on every variant of the solution.
-# Then the GPU faults of grader/tests/gpu-faults/ (a kernel that never ends,
-# an out-of-bounds shared write) must give the verdicts in their expect.tsv.
+# Then lecture 03's experiment must agree with the bank-conflict count, and the
+# GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
+# out-of-bounds shared write) must give the verdicts in their expect.tsv.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
 set -u
 cd "$(dirname "$0")/../.."
@@ -148,6 +149,20 @@ for a in "${assignments[@]}"; do
     else bad "$a: memcheck on solution variant $v: $(grep -m1 '=========' "$TMP/memcheck.log")"; fi
   done
 done
+
+# Lecture examples: lecture 03's experiment must show the time of a strided
+# shared-memory load growing with the passes the CPU count predicts (within 10%).
+if [ -x build/lectures/bank_stride ]; then
+  echo
+  echo "== lectures"
+  if build/lectures/bank_stride > "$TMP/bank-stride.csv" 2> "$TMP/bank-stride.err"; then
+    sed 's/^/    /' "$TMP/bank-stride.csv"
+    off=$(awk -F, '$1 ~ /^[0-9]+$/ && ($4 < 0.9 * $2 || $4 > 1.1 * $2) {print "stride " $1 ": " $4 "x, model " $2}' "$TMP/bank-stride.csv" | paste -sd, -)
+    rows=$(grep -c '^[0-9]' "$TMP/bank-stride.csv")
+    if [ "$rows" -gt 0 ] && [ -z "$off" ]; then ok "lecture 03: bank_stride's times follow the bank-conflict count on all $rows strides"
+    else bad "lecture 03: bank_stride disagrees with the bank-conflict count: ${off:-no rows}"; fi
+  else bad "lecture 03: bank_stride failed: $(tail -1 "$TMP/bank-stride.err")"; fi
+fi
 
 # GPU faults: each is the 01 solution with one fault; the grader must give the
 # expected verdict and reason, and still finish and write results.json.
