@@ -140,11 +140,17 @@ assignments/%/ref/reference: $(B)/solutions/%/harness
 # library for its CUDA checks and statistics); lectures/figures/NAME.gp draws
 # lectures/figures/NAME.png from the measured data in lectures/data/.
 LECTURE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,$(wildcard lectures/examples/*.cu))
+LECTURE_PTX := $(addsuffix .ptx,$(LECTURE_EXAMPLES))
 FIGURE_SCRIPTS := $(wildcard lectures/figures/*.gp)
 
 $(B)/lectures/%: lectures/examples/%.cu $(LIBHARNESS) $(B)/.gencode
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< $(LIBHARNESS) -o $@
+
+# The PTX of an example, for the tests that check what a lecture says it compiles to.
+$(B)/lectures/%.ptx: lectures/examples/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness $< -o $@
 
 # draw_figures DIR: every figure script, its PNG written into DIR.
 draw_figures = for gp in $(FIGURE_SCRIPTS); do \

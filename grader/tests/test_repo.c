@@ -305,6 +305,27 @@ START_TEST(test_doc_links_resolve) {
 }
 END_TEST
 
+/* Lecture 01 says what the fences of its litmus test compile to: __threadfence()
+ * is membar.gl, and the release store and acquire load of cuda::atomic_ref are
+ * st.release.gpu and ld.acquire.gpu. Checked on the example's PTX. */
+START_TEST(test_litmus_ptx) {
+  static const struct {
+    const char *pattern;
+    long want;
+  } rows[] = {
+      {"^[[:space:]]*membar\\.gl;", 2}, /* one __threadfence() on each side */
+      {"^[[:space:]]*st\\.release\\.gpu", 1},
+      {"^[[:space:]]*ld\\.acquire\\.gpu", 1},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char err[256];
+    long n = ptx_count("build/lectures/mp_litmus.ptx", "litmus", rows[i].pattern, err, sizeof err);
+    ck_assert_msg(n >= 0, "%s", err);
+    ck_assert_msg(n == rows[i].want, "mp_litmus PTX: %ld lines match %s, want %ld", n, rows[i].pattern, rows[i].want);
+  }
+}
+END_TEST
+
 /* The grader itself, in no-GPU mode, with --expect: the starter fails every
  * ptx/model check its grade.conf says it fails, the solution passes them all. */
 static void grade_expect(const char *src) {
@@ -409,6 +430,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_03_model_layouts);
   tcase_add_test(t, test_doc_quotes_match_sources);
   tcase_add_test(t, test_doc_links_resolve);
+  tcase_add_test(t, test_litmus_ptx);
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);

@@ -24,7 +24,7 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 .PHONY: test-builds test-run
 # Every starter, solution and lecture example must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
 
 test-run: test-builds $(UNIT) $(FAULTS)
 	@echo "== unit tests (Check)"
