@@ -10,7 +10,8 @@
 #   3. every reference case verifies (the reference run with --check on its
 #      whole case table);
 #   4. compute-sanitizer memcheck is clean on every variant of the solution.
-# Then lecture 03's experiment must agree with the bank-conflict count, and the
+# Then lecture 03's experiment must agree with the bank-conflict count, lecture
+# 01's litmus test must see no stale read where fences forbid one, and the
 # GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
 # out-of-bounds shared write) must give the verdicts in their expect.tsv.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
@@ -152,9 +153,9 @@ done
 
 # Lecture examples: lecture 03's experiment must show the time of a strided
 # shared-memory load growing with the passes the CPU count predicts (within 10%).
+echo
+echo "== lectures"
 if [ -x build/lectures/bank_stride ]; then
-  echo
-  echo "== lectures"
   if build/lectures/bank_stride > "$TMP/bank-stride.csv" 2> "$TMP/bank-stride.err"; then
     sed 's/^/    /' "$TMP/bank-stride.csv"
     off=$(awk -F, '$1 ~ /^[0-9]+$/ && ($4 < 0.9 * $2 || $4 > 1.1 * $2) {print "stride " $1 ": " $4 "x, model " $2}' "$TMP/bank-stride.csv" | paste -sd, -)
@@ -162,6 +163,19 @@ if [ -x build/lectures/bank_stride ]; then
     if [ "$rows" -gt 0 ] && [ -z "$off" ]; then ok "lecture 03: bank_stride's times follow the bank-conflict count on all $rows strides"
     else bad "lecture 03: bank_stride disagrees with the bank-conflict count: ${off:-no rows}"; fi
   else bad "lecture 03: bank_stride failed: $(tail -1 "$TMP/bank-stride.err")"; fi
+fi
+
+# Lecture 01's litmus test: with fences, or with release and acquire, no reader
+# may see the flag without the data. (The unfenced counts are printed, not
+# judged: the outcome is allowed there, and rare.)
+if [ -x build/lectures/mp_litmus ]; then
+  if build/lectures/mp_litmus > "$TMP/mp-litmus.csv" 2> "$TMP/mp-litmus.err"; then
+    sed 's/^/    /' "$TMP/mp-litmus.csv"
+    bad_rows=$(awk -F, '($1 == "fences" || $1 == "release_acquire") && ($6 != 0 || $2 != 819200) {print $1 ": " $6 " of " $2}' "$TMP/mp-litmus.csv" | paste -sd, -)
+    n_ok=$(awk -F, '$1 == "fences" || $1 == "release_acquire"' "$TMP/mp-litmus.csv" | wc -l)
+    if [ "$n_ok" -eq 2 ] && [ -z "$bad_rows" ]; then ok "lecture 01: mp_litmus: no stale read with fences or release/acquire (2 x 819200 trials)"
+    else bad "lecture 01: mp_litmus: stale reads where fences forbid them: ${bad_rows:-rows missing}"; fi
+  else bad "lecture 01: mp_litmus failed: $(tail -1 "$TMP/mp-litmus.err")"; fi
 fi
 
 # GPU faults: each is the 01 solution with one fault; the grader must give the
