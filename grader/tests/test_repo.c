@@ -92,6 +92,37 @@ START_TEST(test_handout_table_matches_conf) {
 }
 END_TEST
 
+/* A handout that says how many points can be earned without a GPU ("(N of the
+ * 100 points)") must say the sum of its ptx and model checks. */
+START_TEST(test_handout_no_gpu_points) {
+  list_assignments();
+  int claims = 0;
+  for (int i = 0; i < n_names; i++) {
+    static assignment_conf a;
+    char path[512], err[512];
+    snprintf(path, sizeof path, "assignments/%s/grade.conf", names[i]);
+    ck_assert_msg(conf_load(path, &a, err, sizeof err) == 0, "%s", err);
+    double no_gpu = 0;
+    for (int c = 0; c < a.n_checks; c++)
+      if (a.checks[c].kind == KIND_PTX || a.checks[c].kind == KIND_MODEL) no_gpu += a.checks[c].points;
+    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
+    char *text = read_text(path);
+    ck_assert(text != NULL);
+    for (char *p = text; *p; p++) if (*p == '\n') *p = ' '; /* the claim may wrap */
+    for (char *p = strstr(text, " of the 100 points)"); p; p = strstr(p + 1, " of the 100 points)")) {
+      char *open = p;
+      while (open > text && open[-1] != '(') open--;
+      double n = atof(open);
+      ck_assert_msg(n == no_gpu, "%s says %g of the 100 points need no GPU; its ptx and model checks are worth %g", path,
+                    n, no_gpu);
+      claims++;
+    }
+    free(text);
+  }
+  ck_assert_msg(claims >= 2, "only %d handouts state their no-GPU points", claims);
+}
+END_TEST
+
 /* The counts the 01 handout teaches, measured on the PTX the grader reads. */
 static long count01(const char *src, const char *kernel, const char *pattern) {
   char path[256], err[256];
@@ -426,6 +457,7 @@ Suite *repo_suite(void) {
   tcase_set_timeout(t, 300);
   tcase_add_test(t, test_every_conf_loads);
   tcase_add_test(t, test_handout_table_matches_conf);
+  tcase_add_test(t, test_handout_no_gpu_points);
   tcase_add_test(t, test_01_ptx_counts);
   tcase_add_test(t, test_03_model_layouts);
   tcase_add_test(t, test_doc_quotes_match_sources);
