@@ -337,14 +337,15 @@ START_TEST(test_doc_links_resolve) {
 END_TEST
 
 /* Lecture 01 says what the fences of its litmus test compile to: __threadfence()
- * is membar.gl, and the release store and acquire load of cuda::atomic_ref are
+ * is membar.gl (fence.sc.gpu, its synonym, in other toolkits), and the
+ * release store and acquire load of cuda::atomic_ref are
  * st.release.gpu and ld.acquire.gpu. Checked on the example's PTX. */
 START_TEST(test_litmus_ptx) {
   static const struct {
     const char *pattern;
     long want;
   } rows[] = {
-      {"^[[:space:]]*membar\\.gl;", 2}, /* one __threadfence() on each side */
+      {"^[[:space:]]*(membar\\.gl|fence\\.sc\\.gpu);", 2}, /* one __threadfence() on each side */
       {"^[[:space:]]*st\\.release\\.gpu", 1},
       {"^[[:space:]]*ld\\.acquire\\.gpu", 1},
   };
