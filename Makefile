@@ -100,26 +100,29 @@ $(GPUINFO): grader/harness/gpuinfo.cu $(B)/.gencode
 # build/<src>/<NN>/harness: the assignment's harness with <src>/<NN>'s files
 # compiled into it (the harness #includes them), and harness.ptx for the ptx
 # checks. A failing student build leaves its compiler messages in build.log,
-# which the grader reports as "does not compile".
+# which the grader reports as "does not compile". Each output is written to a
+# temporary name and renamed, so that two `make grade` at once never run a
+# half-written binary.
 define harness_rules
 $(B)/$(1)/$(2)/harness: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIBHARNESS) $(B)/.gencode
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@"
-	@$(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) -o $$@ > $$(@D)/build.log 2>&1; \
-	  rc=$$$$?; cat $$(@D)/build.log; if [ $$$$rc -ne 0 ]; then rm -f $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) \
+	  -o $$$$t > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
+	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; mv -f $$$$t $$@
 
 $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
 	@mkdir -p $$(@D)
-	@$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/$(2) -I$(1)/$(2) \
-	  assignments/$(2)/main.cu -o $$@ 2> $$(@D)/ptx.log || { rm -f $$@; exit 1; }
+	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/$(2) \
+	  -I$(1)/$(2) assignments/$(2)/main.cu -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
 
 # An optional CPU model (assignments/NN/model.cu): host code that includes the
 # student's file and evaluates it without a GPU (the bank-conflict model of 03).
 ifneq ($(wildcard assignments/$(2)/model.cu),)
 $(B)/$(1)/$(2)/model: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIB_O) $(B)/.gencode
 	@mkdir -p $$(@D)
-	@$(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/model.cu $(LIB_O) -o $$@ 2> $$(@D)/model.log \
-	  || { cat $$(@D)/model.log; rm -f $$@; exit 1; }
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/model.cu $(LIB_O) \
+	  -o $$$$t 2> $$(@D)/model.log && mv -f $$$$t $$@ || { cat $$(@D)/model.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
 endif
 endef
@@ -133,7 +136,7 @@ REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference)
 # The reference binary of a handout: the solutions' harness, built by `make reference`.
 assignments/%/ref/reference: $(B)/solutions/%/harness
 	@mkdir -p $(@D)
-	cp $< $@
+	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # ----------------------------------------------------------------- lectures
 # lectures/examples/NAME.cu -> build/lectures/NAME (linked with the harness

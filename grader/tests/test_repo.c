@@ -397,6 +397,49 @@ START_TEST(test_harness_cli_without_gpu) {
 }
 END_TEST
 
+/* Two `make grade` at once in one checkout (a student in two terminals): both
+ * build, both grade, neither sees a half-written binary, and each keeps its
+ * own complete results. Runs on a copy of the course, assignment 01 only. */
+START_TEST(test_make_grade_twice_at_once) {
+  char *dir = make_temp_dir("twice"), cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "cp -r Makefile mk grader assignments starter '%s'/ && rm -rf '%s'/assignments/*/ref && cd '%s' && "
+           "{ SCANLAB_NO_GPU=1 make grade A=01 ARCH=sm_75 > a.log 2>&1 & a=$!; "
+           "SCANLAB_NO_GPU=1 make grade A=01 ARCH=sm_75 > b.log 2>&1 & b=$!; "
+           "wait $a $b; }",
+           dir, dir, dir);
+  run_shell(cmd);
+  for (const char *side = "a"; side; side = side[0] == 'a' ? "b" : NULL) {
+    snprintf(cmd, sizeof cmd, "%s/%s.log", dir, side);
+    char *log = read_text(cmd);
+    ck_assert_msg(log != NULL, "no log of make grade (%s)", side);
+    const char *tail = strlen(log) > 600 ? log + strlen(log) - 600 : log; /* Check's messages are short */
+    ck_assert_msg(strstr(log, "make grade: exit 3: no CUDA device"), "make grade (%s) did not end in no-GPU mode:\n%s",
+                  side, tail);
+    ck_assert_msg(!strstr(log, "does not compile") && !strstr(log, "is not executable"),
+                  "make grade (%s) met a broken build:\n%s", side, tail);
+    free(log);
+  }
+  /* two result folders, each with a complete results.json: 12 checks of 01 */
+  snprintf(cmd, sizeof cmd, "cd '%s/grade-results' && test $(ls | grep -v '^latest$' | wc -l) -eq 2", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "two runs did not leave two result folders");
+  snprintf(cmd, sizeof cmd, "cd '%s/grade-results' && ls | grep -v '^latest$' > ../dirs", dir);
+  run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/dirs", dir);
+  char *dirs = read_text(cmd), *save = NULL;
+  for (char *d = strtok_r(dirs, "\n", &save); d; d = strtok_r(NULL, "\n", &save)) {
+    snprintf(cmd, sizeof cmd, "%s/grade-results/%s/results.json", dir, d);
+    json_t *j = load_json(cmd);
+    ck_assert_msg(json_array_size(json_object_get(j, "tests")) == 12, "%s: %zu tests, want 12", cmd,
+                  json_array_size(json_object_get(j, "tests")));
+    json_decref(j);
+  }
+  free(dirs);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* `make help` lists every target with one line each. */
 START_TEST(test_make_help_lists_targets) {
   static const char *const TARGETS[] = {"all", "grade", "test", "test-gpu", "test-gpu-build", "reference",
@@ -469,6 +512,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_harness_cli_without_gpu);
   tcase_add_test(t, test_make_grade_compile_error);
   tcase_add_test(t, test_make_help_lists_targets);
+  tcase_add_test(t, test_make_grade_twice_at_once);
   suite_add_tcase(s, t);
   return s;
 }
