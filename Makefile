@@ -90,11 +90,11 @@ $(LIBGRADER): $(GRADER_O) $(LIB_O)
 
 # inih is linked statically so the grader runs on GPU hosts that lack it.
 $(GRADE): $(B)/grader/grade.o $(LIBGRADER)
-	$(CC) -o $@ $^ -l:libinih.a -lm
+	$(CC) -o $@.tmp$$$$ $^ -l:libinih.a -lm && mv -f $@.tmp$$$$ $@
 
 $(GPUINFO): grader/harness/gpuinfo.cu $(B)/.gencode
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # ----------------------------------------------------------------- harness builds
 # build/<src>/<NN>/harness: the assignment's harness with <src>/<NN>'s files
