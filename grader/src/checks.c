@@ -322,11 +322,14 @@ static void run_sanitizer(const assignment_ctx *a, const check_conf *c, check_re
  * than "wrong: M of N outputs differ": use it as the reason when there is one. */
 static void model_verdict(const char *text, const char *name, char *why, size_t cap) {
   size_t len = strlen(name);
-  for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-    if (strncmp(line, name, len) || line[len] != ':' || line[len + 1] != ' ') continue;
-    const char *say = line + len + 2, *end = strchr(say, '\n');
-    snprintf(why, cap, "%.*s", (int)(end ? (size_t)(end - say) : strlen(say)), say);
-    return;
+  for (const char *line = text; line && *line;) {
+    const char *end = strchr(line, '\n');
+    if (!strncmp(line, name, len) && line[len] == ':' && line[len + 1] == ' ') {
+      const char *say = line + len + 2;
+      snprintf(why, cap, "%.*s", (int)(end ? (size_t)(end - say) : strlen(say)), say);
+      return;
+    }
+    line = end ? end + 1 : NULL;
   }
 }
 
