@@ -605,6 +605,9 @@ int main(int argc, char **argv) {
     r.seed = seed;
     r.ok = out.mismatches == 0;
     r.checked = 1;
+    r.verified = 1;
+    r.bad_reps = !r.ok;
+    r.first_x = r.first_y = -1;
     r.median_ms = r.min_ms = ms;
     r.reps = 1;
     r.mismatches = out.mismatches;

@@ -182,9 +182,11 @@ static void run_case(const hx_assignment *a, const cli_opts *o, const hx_spec *s
   res->seed = spec->seed;
   res->reps = reps;
   res->checked = spec->check;
-  res->first_bad = -1;
+  res->first_bad = res->first_x = res->first_y = -1;
   if (spec->check) compare(&io, res);
   res->ok = res->mismatches == 0;
+  res->verified = spec->check ? 1 : 0;
+  res->bad_reps = spec->check && !res->ok;
   if (o->out) write_out(o->out, &io);
   a->teardown(state);
 }

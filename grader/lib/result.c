@@ -18,10 +18,12 @@ int result_name_ok(const char *s) {
 int result_format(char *buf, size_t cap, const result_line *r) {
   int len = snprintf(buf, cap,
                      "result case=%s variant=%s n=%" PRIu64 " seed=%" PRIu64
-                     " ok=%d checked=%d median_ms=%.6g min_ms=%.6g reps=%d mismatches=%" PRIu64
-                     " first_bad=%" PRId64 "\n",
+                     " ok=%d checked=%d median_ms=%.6g min_ms=%.6g reps=%d verified=%d bad_reps=%d"
+                     " mismatches=%" PRIu64 " first_bad=%" PRId64 " first_x=%" PRId64 " first_y=%" PRId64
+                     " max_err=%.6g masked=%" PRIu64 " nonfinite=%" PRIu64 " work_bytes=%" PRIu64 "\n",
                      r->case_name, r->variant, r->n, r->seed, r->ok, r->checked, r->median_ms,
-                     r->min_ms, r->reps, r->mismatches, r->first_bad);
+                     r->min_ms, r->reps, r->verified, r->bad_reps, r->mismatches, r->first_bad,
+                     r->first_x, r->first_y, r->max_err, r->masked, r->nonfinite, r->work_bytes);
   return (len < 0 || (size_t)len >= cap) ? -1 : len;
 }
 
@@ -61,11 +63,13 @@ static int parse_double(const char *s, double *out) {
   return 0;
 }
 
-enum { K_CASE, K_VARIANT, K_N, K_SEED, K_OK, K_CHECKED, K_MEDIAN, K_MIN, K_REPS, K_MISMATCHES,
-       K_FIRST_BAD, K_COUNT };
+enum { K_CASE, K_VARIANT, K_N, K_SEED, K_OK, K_CHECKED, K_MEDIAN, K_MIN, K_REPS, K_VERIFIED,
+       K_BAD_REPS, K_MISMATCHES, K_FIRST_BAD, K_FIRST_X, K_FIRST_Y, K_MAX_ERR, K_MASKED, K_NONFINITE,
+       K_WORK_BYTES, K_COUNT };
 static const char *const KEYS[K_COUNT] = {"case", "variant", "n", "seed", "ok", "checked",
-                                          "median_ms", "min_ms", "reps", "mismatches",
-                                          "first_bad"};
+                                          "median_ms", "min_ms", "reps", "verified", "bad_reps",
+                                          "mismatches", "first_bad", "first_x", "first_y", "max_err",
+                                          "masked", "nonfinite", "work_bytes"};
 
 int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
   char buf[RESULT_LINE_MAX];
@@ -99,6 +103,19 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
     case K_N: bad = result_parse_u64(val, &r->n); break;
     case K_SEED: bad = result_parse_u64(val, &r->seed); break;
     case K_MISMATCHES: bad = result_parse_u64(val, &r->mismatches); break;
+    case K_MASKED: bad = result_parse_u64(val, &r->masked); break;
+    case K_NONFINITE: bad = result_parse_u64(val, &r->nonfinite); break;
+    case K_WORK_BYTES: bad = result_parse_u64(val, &r->work_bytes); break;
+    case K_VERIFIED:
+    case K_BAD_REPS:
+      bad = result_parse_u64(val, &u) || u > 1000000;
+      *(k == K_VERIFIED ? &r->verified : &r->bad_reps) = (int)u;
+      break;
+    case K_MAX_ERR:
+      bad = parse_double(val, &r->max_err);
+      if (!bad && !(isfinite(r->max_err) && r->max_err >= 0))
+        return fail(err, errcap, "max_err=%s is not a finite non-negative number", val);
+      break;
     case K_OK:
     case K_CHECKED:
       bad = result_parse_u64(val, &u) || u > 1;
@@ -109,8 +126,10 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
       r->reps = (int)u;
       break;
     case K_FIRST_BAD:
+    case K_FIRST_X:
+    case K_FIRST_Y:
       bad = parse_i64(val, &i) || i < -1;
-      r->first_bad = i;
+      *(k == K_FIRST_BAD ? &r->first_bad : k == K_FIRST_X ? &r->first_x : &r->first_y) = i;
       break;
     case K_MEDIAN:
     case K_MIN: {
@@ -125,6 +144,11 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
   }
   for (int k = 0; k < K_COUNT; k++)
     if (!seen[k]) return fail(err, errcap, "missing key '%s'", KEYS[k]);
-  if (r->ok && r->mismatches) return fail(err, errcap, "ok=1 with %" PRIu64 " mismatches", r->mismatches);
+  if (r->ok && (r->mismatches || r->bad_reps))
+    return fail(err, errcap, "ok=1 with %" PRIu64 " mismatches in %d bad reps", r->mismatches, r->bad_reps);
+  if (r->bad_reps > r->verified) return fail(err, errcap, "bad_reps=%d is more than verified=%d", r->bad_reps, r->verified);
+  if (r->checked && r->ok != (r->bad_reps == 0))
+    return fail(err, errcap, "ok=%d disagrees with bad_reps=%d", r->ok, r->bad_reps);
+  if (r->checked && r->verified < 1) return fail(err, errcap, "checked=1 but no rep was verified");
   return 0;
 }

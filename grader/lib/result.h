@@ -3,7 +3,15 @@
  * Each finished case is one line on the result channel (the file descriptor the
  * grader names with --result-fd; stdout when run by hand):
  *
- *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 checked=1 median_ms=0.0712 min_ms=0.07 reps=20 mismatches=0 first_bad=-1
+ *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 checked=1 median_ms=0.0712 min_ms=0.07 reps=20
+ *          verified=20 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0
+ *          nonfinite=0 work_bytes=0
+ *
+ * Every timed rep is verified (`verified` of them; `bad_reps` were wrong). The
+ * comparison fields describe the first wrong rep, or the last rep when none was
+ * wrong: elements that differ, the first one (and its pixel for an image), the
+ * largest error among compared elements, how many were masked (not compared),
+ * and how many were not finite (always wrong). ok=1 means checked, no bad rep.
  *
  * The harness formats it with result_format and the grader reads it back with
  * result_parse, so the two can never disagree about the syntax. */
@@ -30,8 +38,15 @@ typedef struct result_line {
   double median_ms;    /* median of the timed reps */
   double min_ms;
   int reps;
-  uint64_t mismatches; /* elements that differ from the reference */
+  int verified;        /* timed reps whose output was compared (0 without --check) */
+  int bad_reps;        /* of those, how many were wrong */
+  uint64_t mismatches; /* elements that differ from the reference (in the first wrong rep) */
   int64_t first_bad;   /* index of the first one, -1 when none */
+  int64_t first_x, first_y; /* its pixel, for an image output; -1 otherwise */
+  double max_err;      /* largest |got - expected| over compared finite elements (0 for exact types) */
+  uint64_t masked;     /* elements not compared (the reference's mask) */
+  uint64_t nonfinite;  /* NaN or infinite elements: each one is a mismatch */
+  uint64_t work_bytes; /* device workspace the harness allocated for the student */
 } result_line;
 
 /* Writes the line, with its trailing newline, into buf. Returns its length, or

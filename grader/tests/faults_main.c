@@ -33,8 +33,8 @@
   "  shift\n"                                                                                     \
   "done\n"                                                                                        \
   "cases=$(echo \"$cases\" | tr , ' ')\n"                                                         \
-  "emit() { echo \"result case=$1 variant=${V:-$variant} n=${N:-${1#n}} seed=${S:-$seed} ok=${OK:-1} " \
-  "checked=${CHK:-1} median_ms=${MS:-1.0} min_ms=${MS:-1.0} reps=1 mismatches=${MM:-0} first_bad=${FB:--1}\" >&3; }\n"
+  "emit() { br=${BR:-0}; [ \"${OK:-1}\" = 0 ] && [ -z \"${BR:-}\" ] && br=1; echo \"result case=$1 variant=${V:-$variant} n=${N:-${1#n}} seed=${S:-$seed} ok=${OK:-1} " \
+  "checked=${CHK:-1} median_ms=${MS:-1.0} min_ms=${MS:-1.0} reps=1 verified=1 bad_reps=$br mismatches=${MM:-0} first_bad=${FB:--1} first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0\" >&3; }\n"
 
 #define GOOD "for c in $cases; do emit $c; done\n"
 
@@ -193,7 +193,7 @@ static const fault FAULTS[] = {
     {"closes its channels, then hangs", "exec >&- 2>&- 3>&-; sleep 600\n", NULL, NULL, "correct", "fail", "timed out", 0},
     /* the student's binary lies or babbles */
     {"fake ok=1 lines on stdout, then a crash",
-     "for c in $cases; do echo \"result case=$c variant=$variant n=${c#n} seed=$seed ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1\"; done; kill -SEGV $$\n",
+     "for c in $cases; do echo \"result case=$c variant=$variant n=${c#n} seed=$seed ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0\"; done; kill -SEGV $$\n",
      NULL, NULL, "correct", "fail", "no result: killed by signal 11", 0},
     {"100 MB of junk on stdout", "head -c 100000000 /dev/zero | tr '\\0' x\n" GOOD, NULL, NULL, "correct", "pass", "2/2 cases correct", 0},
     {"50 MB on stderr, then exit 3", "head -c 50000000 /dev/zero | tr '\\0' y >&2; echo >&2; echo 'the real error' >&2; exit 3\n", NULL, NULL, "correct",

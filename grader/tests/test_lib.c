@@ -186,17 +186,22 @@ static const struct {
   const char *line, *why;
 } BAD_LINES[] = {
     {"resulting case=a", "does not start"},
-    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=nan min_ms=1 reps=1 mismatches=0 first_bad=-1", "finite positive"},
-    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=inf min_ms=1 reps=1 mismatches=0 first_bad=-1", "finite positive"},
-    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=-2 min_ms=1 reps=1 mismatches=0 first_bad=-1", "finite positive"},
-    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=0 min_ms=1 reps=1 mismatches=0 first_bad=-1", "finite positive"},
-    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 reps=1 mismatches=0 first_bad=-1", "missing key 'min_ms'"},
-    {"result case=a case=b variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1", "repeated"},
-    {"result case=a variant=v n=-1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1", "bad value for n"},
-    {"result case=a variant=v n=1x seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1", "bad value for n"},
-    {"result case=a variant=v n=1 seed=1 ok=2 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1", "bad value for ok"},
-    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=3 first_bad=0", "ok=1 with 3 mismatches"},
-    {"result case=a\"b variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1", "bad case name"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=nan min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "finite positive"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=inf min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "finite positive"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=-2 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "finite positive"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=0 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "finite positive"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "missing key 'min_ms'"},
+    {"result case=a case=b variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "repeated"},
+    {"result case=a variant=v n=-1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "bad value for n"},
+    {"result case=a variant=v n=1x seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "bad value for n"},
+    {"result case=a variant=v n=1 seed=1 ok=2 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "bad value for ok"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=3 first_bad=0 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "ok=1 with 3 mismatches"},
+    {"result case=a\"b variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "bad case name"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=2 verified=2 bad_reps=1 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "ok=1 with 0 mismatches in 1 bad reps"},
+    {"result case=a variant=v n=1 seed=1 ok=0 checked=1 median_ms=1 min_ms=1 reps=2 verified=1 bad_reps=2 mismatches=4 first_bad=0 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "more than verified"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=2 verified=0 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "no rep was verified"},
+    {"result case=a variant=v n=1 seed=1 ok=0 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=1 mismatches=1 first_bad=0 first_x=-1 first_y=-1 max_err=nan masked=0 nonfinite=0 work_bytes=0", "max_err=nan"},
+    {"result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0", "missing key 'verified'"},
     {"result junk", "not key=value"},
 };
 
@@ -211,7 +216,7 @@ END_TEST
 START_TEST(test_result_unknown_keys_allowed) {
   result_line r;
   char err[160];
-  ck_assert_int_eq(result_parse("result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 mismatches=0 first_bad=-1 max_err=0.5\n",
+  ck_assert_int_eq(result_parse("result case=a variant=v n=1 seed=1 ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0 future_key=0.5\n",
                                 &r, err, sizeof err), 0);
 }
 END_TEST
