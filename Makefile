@@ -74,11 +74,17 @@ $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/lib/harness.o: grader/harness/harness.cu grader/harness/harness.h $(wildcard grader/lib/*.h) $(B)/.gencode
+# The harness library: the driver and its outputs (C), the CUDA device (harness.cu).
+HARNESS_O := $(patsubst grader/harness/%.c,$(B)/lib/%.o,$(wildcard grader/harness/*.c))
+$(B)/lib/%.o: grader/harness/%.c $(wildcard grader/harness/*.h grader/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Igrader/harness -c $< -o $@
+
+$(B)/lib/harness.o: grader/harness/harness.cu $(wildcard grader/harness/*.h grader/lib/*.h) $(B)/.gencode
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@
 
-$(LIBHARNESS): $(LIB_O) $(B)/lib/harness.o
+$(LIBHARNESS): $(LIB_O) $(HARNESS_O) $(B)/lib/harness.o
 	ar rcs $@ $^
 
 $(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)

@@ -11,7 +11,7 @@
 
 const char cli_usage[] =
     "usage: harness [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
-    "               [--warmup W] [--check] [--out FILE] [--result-fd FD] [--list] [--bench]\n";
+    "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n";
 
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
   uint64_t v;
@@ -92,7 +92,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     }
     if (strncmp(a, "--", 2) != 0) return fail(err, cap, "unexpected argument '%.40s'", a);
     static const char *const with_value[] = {"--case", "--variant", "--n", "--seed", "--reps",
-                                             "--warmup", "--out", "--result-fd"};
+                                             "--warmup", "--out", "--save-failed", "--result-fd"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) known |= !strcmp(a, with_value[k]);
     if (!known) return fail(err, cap, "unknown option '%.40s'", a);
@@ -119,6 +119,9 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     } else if (!strcmp(a, "--out")) {
       if (!*v) return fail(err, cap, "--out: empty file name");
       o->out = v;
+    } else if (!strcmp(a, "--save-failed")) {
+      if (!*v) return fail(err, cap, "--save-failed: empty folder name");
+      o->save_failed = v;
     } else { /* --result-fd */
       if (result_parse_u64(v, &u) || u > 1023) return fail(err, cap, "--result-fd: '%.40s' is not a descriptor number", v);
       o->result_fd = (int)u;

@@ -1,11 +1,12 @@
-/* cli.h: the harness command line (course-design §4), parsed strictly.
+/* cli.h: the harness command line (docs/grading.md, "The harness protocol"), parsed strictly.
  *
  *   --case NAME[,NAME...]   named cases from the assignment's case table (repeatable)
  *   --variant SLUG          which version of the student's code to run
  *   --n N --seed S          an ad-hoc input (N may be written 2^K, 2^K+D or 2^K-D)
  *   --reps R --warmup W     timed repetitions, untimed warm-up runs
  *   --check                 compare the output with the CPU reference
- *   --out FILE              write the last output (raw little-endian)
+ *   --out FILE              write the last output: raw little-endian, or for an image PPM/PNG by the extension
+ *   --save-failed DIR       on a wrong case with an image output, write DIR/CASE.{student,expected,diff}.png
  *   --result-fd N           where result lines go (default 1, stdout)
  *   --list                  print the variants and cases, then exit
  *   --bench                 time every variant and a device-to-device copy of the same bytes; print a table
@@ -33,6 +34,7 @@ typedef struct cli_opts {
   int warmup; /* -1: the harness default */
   int check;
   const char *out;
+  const char *save_failed;
   int result_fd;
   int list, help, bench;
   char case_buf[1024]; /* storage for the split --case lists */

@@ -4,18 +4,18 @@
 
 CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-TEST_CFLAGS := $(CFLAGS) -Igrader/tests $(CHECK_FLAGS)
-UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c)
+TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Igrader/harness $(CHECK_FLAGS)
+UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c grader/tests/backend_cpu.c)
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
 ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
-$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/lib/*.h)
+$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/lib/*.h grader/harness/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-$(UNIT): $(UNIT_O) $(LIBGRADER)
+$(UNIT): $(UNIT_O) $(HARNESS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
