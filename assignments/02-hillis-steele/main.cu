@@ -33,10 +33,10 @@
 
 // ---------------------------------------------------------------- version table
 
-enum variant { INCLUSIVE, EXCLUSIVE, GLOBAL, SHFL };
+enum hx_variant_id { HX_INCLUSIVE, HX_EXCLUSIVE, HX_GLOBAL, HX_SHFL };
 
 // In enum order: harness, tests and benchmarks iterate it.
-static const hx_variant VARIANTS[] = {
+static const hx_variant HX_VARIANTS[] = {
     {"hillis_steele_inclusive", "task 1: shared memory, ping-pong buffers, one __syncthreads per step"},
     {"hillis_steele_exclusive", "task 2: the same scan, exclusive (input shifted by one)"},
     {"hillis_steele_global", "task 3: one kernel launch per step over two global buffers"},
@@ -50,23 +50,23 @@ static const hx_variant VARIANTS[] = {
 // student's function (the padding threads with the identity 0), so barriers
 // inside it are reached by the whole block. The variant is a compile-time
 // constant in each kernel, so each kernel's PTX holds exactly one version.
-static __device__ __forceinline__ void scan_segment(int variant, const int *in, int *out, int L) {
-  __shared__ int buf[2 * HS_MAX_L];
+static __device__ __forceinline__ void hx_scan_segment(int variant, const int *in, int *out, int L) {
+  __shared__ int hx_buf[2 * HS_MAX_L];
   const int t = threadIdx.x;
   const size_t i = (size_t)blockIdx.x * L + t;
   int v = t < L ? in[i] : 0;
-  int s = variant == EXCLUSIVE ? hs_block_scan_exclusive(v, buf, L) : hs_block_scan_inclusive(v, buf, L);
+  int s = variant == HX_EXCLUSIVE ? hs_block_scan_exclusive(v, hx_buf, L) : hs_block_scan_inclusive(v, hx_buf, L);
   if (t < L) out[i] = s;
 }
 
-extern "C" __global__ void hs_inclusive(const int *in, int *out, int L) { scan_segment(INCLUSIVE, in, out, L); }
-extern "C" __global__ void hs_exclusive(const int *in, int *out, int L) { scan_segment(EXCLUSIVE, in, out, L); }
+extern "C" __global__ void hs_inclusive(const int *in, int *out, int L) { hx_scan_segment(HX_INCLUSIVE, in, out, L); }
+extern "C" __global__ void hs_exclusive(const int *in, int *out, int L) { hx_scan_segment(HX_EXCLUSIVE, in, out, L); }
 
 // The bar: an inclusive block scan that runs at nearly the speed of a copy.
 // Course-owned, the same in the student and reference builds; read it after
 // task 3 and compare its row in `make bench A=02` with yours.
 //
-// Mapping: one block per segment, SHFL_ITEMS = 4 consecutive elements per
+// Mapping: one block per segment, HX_SHFL_ITEMS = 4 consecutive elements per
 // thread (thread t <-> elements 4t..4t+3), blockDim.x = ceil(L / 4) rounded up
 // to whole warps (256 threads for L = 1024). When L is a multiple of 4 each
 // thread moves its 4 ints with one 16-byte load and one 16-byte store (the
@@ -77,68 +77,72 @@ extern "C" __global__ void hs_exclusive(const int *in, int *out, int L) { scan_s
 // no second barrier is needed.
 // Cost: about 2 additions per element, 8n bytes of DRAM traffic (each element
 // read once and written once), 32 bytes of shared memory per warp: memory-bound.
-enum { SHFL_ITEMS = 4, MAX_WARPS = 32 };
-#define FULL_MASK 0xffffffffu
+enum { HX_SHFL_ITEMS = 4, HX_MAX_WARPS = 32, HX_WARP = 32 };
+#define HX_FULL_MASK 0xffffffffu
 
-static __device__ __forceinline__ int warp_inclusive_scan(int x, int lane) {
+static __device__ __forceinline__ int hx_warp_inclusive_scan(int x, int lane) {
 #pragma unroll
   for (int k = 1; k < 32; k *= 2) {
-    int up = __shfl_up_sync(FULL_MASK, x, k); // lane - k's x; lanes below k get their own back
+    int up = __shfl_up_sync(HX_FULL_MASK, x, k); // lane - k's x; lanes below k get their own back
     if (lane >= k) x += up;
   }
   return x;
 }
 
 extern "C" __global__ void warp_shfl_block_scan(const int *in, int *out, int L) {
-  __shared__ int warp_total[MAX_WARPS];
+  __shared__ int hx_warp_total[HX_MAX_WARPS];
   const int t = threadIdx.x, lane = t % 32, warp = t / 32, warps = blockDim.x / 32;
-  const int first = t * SHFL_ITEMS; // this thread's first element in the segment
+  const int first = t * HX_SHFL_ITEMS; // this thread's first element in the segment
   const int *seg_in = in + (size_t)blockIdx.x * L;
   int *seg_out = out + (size_t)blockIdx.x * L;
-  const bool vec = L % SHFL_ITEMS == 0; // the same for the whole block
+  const bool vec = L % HX_SHFL_ITEMS == 0; // the same for the whole block
 
-  int x[SHFL_ITEMS];
+  int x[HX_SHFL_ITEMS];
   if (vec && first < L) {
     int4 q = *(const int4 *)(seg_in + first);
     x[0] = q.x, x[1] = q.y, x[2] = q.z, x[3] = q.w;
   } else {
 #pragma unroll
-    for (int j = 0; j < SHFL_ITEMS; j++) x[j] = first + j < L ? seg_in[first + j] : 0;
+    for (int j = 0; j < HX_SHFL_ITEMS; j++) x[j] = first + j < L ? seg_in[first + j] : 0;
   }
 #pragma unroll
-  for (int j = 1; j < SHFL_ITEMS; j++) x[j] += x[j - 1]; // the thread's own inclusive scan
-  const int total = x[SHFL_ITEMS - 1];
-  const int upto_thread = warp_inclusive_scan(total, lane); // this warp's threads 0..lane
+  for (int j = 1; j < HX_SHFL_ITEMS; j++) x[j] += x[j - 1]; // the thread's own inclusive scan
+  const int total = x[HX_SHFL_ITEMS - 1];
+  const int upto_thread = hx_warp_inclusive_scan(total, lane); // this warp's threads 0..lane
+  // This warp's threads 0..lane-1, taken from the lane below rather than by
+  // subtracting total: the exclusive result of a scan is a shift, not a
+  // difference (handout 02, task 2: subtraction needs an inverse, which max or
+  // min do not have).
+  int before_thread = __shfl_up_sync(HX_FULL_MASK, upto_thread, 1);
+  if (lane == 0) before_thread = 0;
 
-  if (lane == 31) warp_total[warp] = upto_thread;
+  if (lane == 31) hx_warp_total[warp] = upto_thread;
   // Orders the warp totals' stores before the loads below, in every warp.
-  // warp_total is written once per launch, so no barrier is needed after the loads.
+  // hx_warp_total is written once per launch, so no barrier is needed after the loads.
   __syncthreads();
-  int w = warp_inclusive_scan(lane < warps ? warp_total[lane] : 0, lane); // warps 0..lane
-  int before_warp = __shfl_sync(FULL_MASK, w, warp > 0 ? warp - 1 : 0);  // warps 0..warp-1
+  int w = hx_warp_inclusive_scan(lane < warps ? hx_warp_total[lane] : 0, lane); // warps 0..lane
+  int before_warp = __shfl_sync(HX_FULL_MASK, w, warp > 0 ? warp - 1 : 0);  // warps 0..warp-1
   if (warp == 0) before_warp = 0;
-  const int before = before_warp + upto_thread - total; // every element before this thread's first
+  const int before = before_warp + before_thread; // every element before this thread's first
 #pragma unroll
-  for (int j = 0; j < SHFL_ITEMS; j++) x[j] += before;
+  for (int j = 0; j < HX_SHFL_ITEMS; j++) x[j] += before;
 
   if (vec && first < L) {
     *(int4 *)(seg_out + first) = make_int4(x[0], x[1], x[2], x[3]);
   } else {
 #pragma unroll
-    for (int j = 0; j < SHFL_ITEMS; j++)
+    for (int j = 0; j < HX_SHFL_ITEMS; j++)
       if (first + j < L) seg_out[first + j] = x[j];
   }
 }
 
 // ---------------------------------------------------------------- cases
 
-#define MAX_N (1ULL << 28)
-
 // name, n = batch * L, seed, reps, param = L. Each correctness case has about
 // 2^21 elements: thousands of segments, so that several blocks share each SM.
 // That is when the warps of a block drift apart and a race between them shows
 // up in the output; with one block per SM the starter's race often goes unseen.
-static const hx_case CASES[] = {
+static const hx_case HX_CASES[] = {
     {"L1", 1 << 21, 21, 5, 1},
     {"L2", 2 << 20, 22, 5, 2},
     {"L31", 31 << 16, 23, 5, 31},
@@ -157,20 +161,18 @@ static const hx_case CASES[] = {
     {"n2^24-L1024", 1 << 24, 32, 50, 1024},
 };
 
-// ---------------------------------------------------------------- setup, run, teardown
+// ---------------------------------------------------------------- setup, run
 
-enum { WARP = 32 };
-
-typedef struct state {
-  int *d_in, *d_out, *d_tmp; // d_tmp: the second global buffer of hillis_steele_global
-  int32_t *ref;
+typedef struct hx_state {
+  const int *in;
+  int *out, *tmp; // tmp: the second global buffer of hillis_steele_global
   size_t n;
-  int L, variant;
-} state;
+  int L;
+} hx_state;
 
-static int round_up(int x, int m) { return (x + m - 1) / m * m; }
+static int hx_round_up(int x, int m) { return (x + m - 1) / m * m; }
 
-static void *setup(const hx_spec *spec, hx_io *io) {
+static void *hx_setup(const hx_spec *spec, hx_io *io) {
   uint64_t L = spec->param;
   if (L == 0) L = spec->n == 0 ? HS_MAX_L : (spec->n < HS_MAX_L ? spec->n : HS_MAX_L); // ad-hoc --n
   if (L < 1 || L > HS_MAX_L) {
@@ -183,70 +185,57 @@ static void *setup(const hx_spec *spec, hx_io *io) {
             (unsigned long long)spec->n, (unsigned long long)L);
     return NULL;
   }
-  state *s = (state *)hx_malloc(sizeof *s);
+  hx_state *s = (hx_state *)hx_malloc(sizeof *s);
   s->n = spec->n;
   s->L = (int)L;
-  s->variant = spec->variant;
   int32_t *in = hx_random_ints(spec->seed, s->n, -1000, 1000);
-  s->d_in = (int *)hx_dev_malloc(s->n * sizeof(int));
-  s->d_out = (int *)hx_dev_malloc(s->n * sizeof(int));
-  s->d_tmp = spec->variant == GLOBAL ? (int *)hx_dev_malloc(s->n * sizeof(int)) : NULL;
-  CUDA_CHECK(cudaMemcpy(s->d_in, in, s->n * sizeof(int), cudaMemcpyHostToDevice));
-  s->ref = NULL;
-  if (spec->check) {
-    s->ref = (int32_t *)hx_malloc(s->n * sizeof(int32_t));
-    scan_cpu_i32(in, s->ref, s->n, s->L, spec->variant == EXCLUSIVE ? SCAN_EXCLUSIVE : SCAN_INCLUSIVE);
-  }
-  free(in);
-  io->out[0].dev = s->d_out;
-  io->out[0].ref = s->ref;
-  io->out[0].count = s->n;
-  io->n_out = 1;
+  s->in = (const int *)hx_dev_upload(in, s->n * sizeof(int));
+  s->out = (int *)hx_dev_malloc(s->n * sizeof(int));
+  s->tmp = spec->variant == HX_GLOBAL ? (int *)hx_dev_malloc(s->n * sizeof(int)) : NULL;
+  if (spec->check) hx_scan_cpu(in, in, s->n, (size_t)s->L, spec->variant == HX_EXCLUSIVE); // in place
+  hx_add_output(io, "out", HX_INT32, s->out, spec->check ? in : NULL, s->n);
   return s;
 }
 
-// The timed region: everything that produces d_out, for one variant.
-static void run(void *p, int variant) {
-  state *s = (state *)p;
+// The timed region: everything that produces out, for one variant.
+static void hx_run(void *p, int variant) {
+  hx_state *s = (hx_state *)p;
   if (s->n == 0) return;
   const unsigned batch = (unsigned)(s->n / s->L);
-  switch ((enum variant)variant) {
-  case INCLUSIVE:
-    hs_inclusive<<<batch, round_up(s->L, WARP)>>>(s->d_in, s->d_out, s->L);
-    CUDA_CHECK_LAUNCH();
+  switch ((enum hx_variant_id)variant) {
+  case HX_INCLUSIVE:
+    hs_inclusive<<<batch, hx_round_up(s->L, HX_WARP)>>>(s->in, s->out, s->L);
+    HX_CHECK_LAUNCH();
     break;
-  case EXCLUSIVE:
-    hs_exclusive<<<batch, round_up(s->L, WARP)>>>(s->d_in, s->d_out, s->L);
-    CUDA_CHECK_LAUNCH();
+  case HX_EXCLUSIVE:
+    hs_exclusive<<<batch, hx_round_up(s->L, HX_WARP)>>>(s->in, s->out, s->L);
+    HX_CHECK_LAUNCH();
     break;
-  case GLOBAL:
-    CUDA_CHECK(hs_scan_global(s->d_in, s->d_out, s->d_tmp, s->n, s->L));
-    CUDA_CHECK_LAUNCH(); // a launch error the student's code did not return
+  case HX_GLOBAL:
+    HX_CHECK(hs_scan_global(s->in, s->out, s->tmp, s->n, s->L));
+    HX_CHECK_LAUNCH(); // a launch error the student's code did not return
     break;
-  case SHFL:
-    warp_shfl_block_scan<<<batch, round_up((s->L + SHFL_ITEMS - 1) / SHFL_ITEMS, WARP)>>>(s->d_in, s->d_out, s->L);
-    CUDA_CHECK_LAUNCH();
+  case HX_SHFL:
+    warp_shfl_block_scan<<<batch, hx_round_up((s->L + HX_SHFL_ITEMS - 1) / HX_SHFL_ITEMS, HX_WARP)>>>(s->in, s->out,
+                                                                                                    s->L);
+    HX_CHECK_LAUNCH();
     break;
   }
 }
 
-static void teardown(void *p) {
-  state *s = (state *)p;
-  CUDA_CHECK(cudaFree(s->d_in));
-  CUDA_CHECK(cudaFree(s->d_out));
-  if (s->d_tmp) CUDA_CHECK(cudaFree(s->d_tmp));
-  free(s->ref);
-  free(s);
-}
+// Napkin math: every element is read once and written once (the driver's
+// default, 8n bytes). The global variant moves about ceil(log2 L) times that;
+// --bench shows it as its x_copy.
+static const hx_assignment HX_02 = {
+    .name = "02-hillis-steele",
+    .variants = HX_VARIANTS,
+    .n_variants = sizeof HX_VARIANTS / sizeof *HX_VARIANTS,
+    .cases = HX_CASES,
+    .n_cases = sizeof HX_CASES / sizeof *HX_CASES,
+    .max_n = 1ULL << 28,
+    .bench_case = "n2^24-L1024",
+    .setup = hx_setup,
+    .run = hx_run,
+};
 
-// Napkin math: every element is read once and written once. The global variant
-// moves about ceil(log2 L) times that; --bench shows it as its x_copy.
-static double bytes_moved(uint64_t n) { return 8.0 * (double)n; }
-
-int main(int argc, char **argv) {
-  static const hx_assignment a = {
-      "02-hillis-steele", VARIANTS, sizeof VARIANTS / sizeof *VARIANTS, CASES, sizeof CASES / sizeof *CASES, MAX_N,
-      "n2^24-L1024", bytes_moved, "n ints read + n ints written", setup, run, teardown,
-  };
-  return hx_main(argc, argv, &a);
-}
+HX_MAIN(HX_02)

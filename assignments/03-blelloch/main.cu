@@ -48,7 +48,7 @@
 // whose __syncwarp() is a barrier and a memory fence for its lanes; the other
 // warps skip those steps and go on to the next __syncthreads(). The condition is
 // the same in every thread, so the whole block reaches every __syncthreads().
-static __device__ __forceinline__ void sweeps(int layout, unsigned *temp, int t, int tree) {
+static __device__ __forceinline__ void hx_sweeps(int layout, unsigned *temp, int t, int tree) {
 #pragma unroll
   for (int stride = 1, active = tree / 2; active > 0; stride *= 2, active /= 2) {
     if (2 * active > WARP) { // the step before (or the load) had up to 2 * active threads
@@ -74,7 +74,7 @@ static __device__ __forceinline__ void sweeps(int layout, unsigned *temp, int t,
   __syncthreads(); // every step is written before the store reads it
 }
 
-static __device__ __forceinline__ int segment_length(size_t n, size_t seg, int seg_len) {
+static __device__ __forceinline__ int hx_segment_length(size_t n, size_t seg, int seg_len) {
   size_t base = seg * (size_t)seg_len;
   return n - base < (size_t)seg_len ? (int)(n - base) : seg_len; // the last segment may be short
 }
@@ -82,7 +82,7 @@ static __device__ __forceinline__ int segment_length(size_t n, size_t seg, int s
 // Block b scans segments b, b + gridDim.x, b + 2 gridDim.x, ... `layout` is a
 // compile-time constant in each kernel, so each kernel holds exactly one index
 // function.
-static __device__ __forceinline__ void scan_segments(int layout, const int *in, int *out, size_t n, int seg_len,
+static __device__ __forceinline__ void hx_scan_segments(int layout, const int *in, int *out, size_t n, int seg_len,
                                                      int tree) {
   // temp starts one word into its array, so no two tree words form an 8-byte
   // aligned pair. The compiler then keeps every access 4 bytes wide, as the model
@@ -98,22 +98,22 @@ static __device__ __forceinline__ void scan_segments(int layout, const int *in, 
   unsigned v0 = 0, v1 = 0; // this thread's two values of segment `seg`, read ahead
   if (seg < segments) {
     const int *first = in + seg * (size_t)seg_len;
-    v0 = read_element(first, segment_length(n, seg, seg_len), e0);
-    v1 = read_element(first, segment_length(n, seg, seg_len), e1);
+    v0 = read_element(first, hx_segment_length(n, seg, seg_len), e0);
+    v1 = read_element(first, hx_segment_length(n, seg, seg_len), e1);
   }
   for (; seg < segments; seg += gridDim.x) {
-    int len = segment_length(n, seg, seg_len);
+    int len = hx_segment_length(n, seg, seg_len);
     __syncthreads(); // the previous segment's store has read temp before it is overwritten
     put_element(layout, temp, e0, v0);
     put_element(layout, temp, e1, v1);
     size_t next = seg + gridDim.x;
     if (next < segments) { // in flight during the sweeps; used in the next iteration
       const int *ahead = in + next * (size_t)seg_len;
-      v0 = read_element(ahead, segment_length(n, next, seg_len), e0);
-      v1 = read_element(ahead, segment_length(n, next, seg_len), e1);
+      v0 = read_element(ahead, hx_segment_length(n, next, seg_len), e0);
+      v1 = read_element(ahead, hx_segment_length(n, next, seg_len), e1);
     }
-    if (tree == TILE) sweeps(layout, temp, t, TILE);
-    else sweeps(layout, temp, t, tree);
+    if (tree == TILE) hx_sweeps(layout, temp, t, TILE);
+    else hx_sweeps(layout, temp, t, tree);
     int *dst = out + seg * (size_t)seg_len;
     store_element(layout, temp, dst, len, e0);
     store_element(layout, temp, dst, len, e1);
@@ -124,19 +124,19 @@ static __device__ __forceinline__ void scan_segments(int layout, const int *in, 
 // sm_90): that asks the compiler for at most 32 registers a thread. An SM of
 // sm_75 holds 1024 threads and one of sm_86/sm_89 1536, so one block there.
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
-#define SCAN_BOUNDS __launch_bounds__(THREADS, 2)
+#define HX_SCAN_BOUNDS __launch_bounds__(THREADS, 2)
 #else
-#define SCAN_BOUNDS __launch_bounds__(THREADS)
+#define HX_SCAN_BOUNDS __launch_bounds__(THREADS)
 #endif
 
-extern "C" __global__ void SCAN_BOUNDS blelloch_padded(const int *in, int *out, size_t n, int seg_len, int tree) {
-  scan_segments(LAYOUT_STUDENT, in, out, n, seg_len, tree);
+extern "C" __global__ void HX_SCAN_BOUNDS blelloch_padded(const int *in, int *out, size_t n, int seg_len, int tree) {
+  hx_scan_segments(LAYOUT_STUDENT, in, out, n, seg_len, tree);
 }
-extern "C" __global__ void SCAN_BOUNDS blelloch_unpadded(const int *in, int *out, size_t n, int seg_len, int tree) {
-  scan_segments(LAYOUT_NONE, in, out, n, seg_len, tree);
+extern "C" __global__ void HX_SCAN_BOUNDS blelloch_unpadded(const int *in, int *out, size_t n, int seg_len, int tree) {
+  hx_scan_segments(LAYOUT_NONE, in, out, n, seg_len, tree);
 }
-extern "C" __global__ void SCAN_BOUNDS blelloch_gems16(const int *in, int *out, size_t n, int seg_len, int tree) {
-  scan_segments(LAYOUT_GEMS16, in, out, n, seg_len, tree);
+extern "C" __global__ void HX_SCAN_BOUNDS blelloch_gems16(const int *in, int *out, size_t n, int seg_len, int tree) {
+  hx_scan_segments(LAYOUT_GEMS16, in, out, n, seg_len, tree);
 }
 
 // ---------------------------------------------------------------- course reference, not a task
@@ -151,46 +151,46 @@ extern "C" __global__ void SCAN_BOUNDS blelloch_gems16(const int *in, int *out, 
 // Global memory: two 16-byte loads and stores per thread when the segment
 // starts on a 16-byte boundary (L a multiple of 4), else scalar accesses.
 // Cost per segment: 2 * 255 tree additions + 16 per thread; L ints read and written.
-enum { TT_ITEMS = 8, TT_THREADS = TILE / TT_ITEMS };
+enum { HX_TT_ITEMS = 8, HX_TT_THREADS = TILE / HX_TT_ITEMS };
 
-extern "C" __global__ void __launch_bounds__(TT_THREADS) blelloch_thread_totals(const int *in, int *out, size_t n,
+extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_totals(const int *in, int *out, size_t n,
                                                                                 int seg_len, int tree) {
-  (void)tree; // the thread-totals tree always has TT_THREADS leaves
-  __shared__ unsigned temp[TT_THREADS];
-  const int t = threadIdx.x, first = t * TT_ITEMS;
+  (void)tree; // the thread-totals tree always has HX_TT_THREADS leaves
+  __shared__ unsigned temp[HX_TT_THREADS];
+  const int t = threadIdx.x, first = t * HX_TT_ITEMS;
   const bool vec = seg_len % 4 == 0; // every segment then starts 16-byte aligned (cudaMalloc aligns the array)
   size_t segments = (n + (size_t)seg_len - 1) / (size_t)seg_len;
   for (size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
-    int len = segment_length(n, seg, seg_len);
+    int len = hx_segment_length(n, seg, seg_len);
     const int *src = in + seg * (size_t)seg_len;
-    unsigned x[TT_ITEMS];
-    if (vec && first + TT_ITEMS <= len) {
+    unsigned x[HX_TT_ITEMS];
+    if (vec && first + HX_TT_ITEMS <= len) {
       int4 a = *(const int4 *)(src + first), b = *(const int4 *)(src + first + 4);
       x[0] = a.x, x[1] = a.y, x[2] = a.z, x[3] = a.w, x[4] = b.x, x[5] = b.y, x[6] = b.z, x[7] = b.w;
     } else {
 #pragma unroll
-      for (int j = 0; j < TT_ITEMS; j++) x[j] = read_element(src, len, first + j);
+      for (int j = 0; j < HX_TT_ITEMS; j++) x[j] = read_element(src, len, first + j);
     }
     unsigned total = 0; // x becomes the exclusive scan of the thread's 8 values
 #pragma unroll
-    for (int j = 0; j < TT_ITEMS; j++) {
+    for (int j = 0; j < HX_TT_ITEMS; j++) {
       unsigned v = x[j];
       x[j] = total;
       total += v;
     }
     __syncthreads(); // the previous segment's last reads of temp are done
     temp[t] = total;
-    sweeps(LAYOUT_NONE, temp, t, TT_THREADS); // temp[t] = the totals of threads 0..t-1 (ends with a barrier)
+    hx_sweeps(LAYOUT_NONE, temp, t, HX_TT_THREADS); // temp[t] = the totals of threads 0..t-1 (ends with a barrier)
     unsigned before = temp[t];
     int *dst = out + seg * (size_t)seg_len;
-    if (vec && first + TT_ITEMS <= len) {
+    if (vec && first + HX_TT_ITEMS <= len) {
       *(int4 *)(dst + first) = make_int4((int)(x[0] + before), (int)(x[1] + before), (int)(x[2] + before),
                                          (int)(x[3] + before));
       *(int4 *)(dst + first + 4) = make_int4((int)(x[4] + before), (int)(x[5] + before), (int)(x[6] + before),
                                              (int)(x[7] + before));
     } else {
 #pragma unroll
-      for (int j = 0; j < TT_ITEMS; j++)
+      for (int j = 0; j < HX_TT_ITEMS; j++)
         if (first + j < len) dst[first + j] = (int)(x[j] + before);
     }
   }
@@ -198,25 +198,23 @@ extern "C" __global__ void __launch_bounds__(TT_THREADS) blelloch_thread_totals(
 
 // ---------------------------------------------------------------- version table
 
-typedef void (*scan_kernel)(const int *, int *, size_t, int, int);
+typedef void (*hx_kernel)(const int *, int *, size_t, int, int);
 
 // The version table: the three layouts of blelloch.h (in layout order, so a
 // variant index below LAYOUT_COUNT is its layout), then the course reference.
-enum { VARIANT_THREAD_TOTALS = LAYOUT_COUNT, N_VARIANTS };
-static const scan_kernel KERNELS[N_VARIANTS] = {blelloch_padded, blelloch_unpadded, blelloch_gems16,
+enum { HX_VARIANT_THREAD_TOTALS = LAYOUT_COUNT, HX_N_VARIANTS };
+static const hx_kernel HX_KERNELS[HX_N_VARIANTS] = {blelloch_padded, blelloch_unpadded, blelloch_gems16,
                                                 blelloch_thread_totals};
-static const hx_variant VARIANTS[N_VARIANTS] = {
+static const hx_variant HX_VARIANTS[HX_N_VARIANTS] = {
     {LAYOUTS[LAYOUT_STUDENT].slug, LAYOUTS[LAYOUT_STUDENT].summary},
     {LAYOUTS[LAYOUT_NONE].slug, LAYOUTS[LAYOUT_NONE].summary},
     {LAYOUTS[LAYOUT_GEMS16].slug, LAYOUTS[LAYOUT_GEMS16].summary},
     {"blelloch_thread_totals", "course reference, not a task: 8 ints/thread in registers, the tree over 256 totals"},
 };
 
-#define MAX_N (1ULL << 28)
-
 // param = segment length L. Sizes that are not multiples of L leave a short
 // last segment. An ad-hoc --n run has param 0 and uses L = TILE.
-static const hx_case CASES[] = {
+static const hx_case HX_CASES[] = {
     {"L1", 1000, 31, 5, 1},
     {"L2", 2001, 32, 5, 2},
     {"L3", 1501, 33, 5, 3},
@@ -230,21 +228,21 @@ static const hx_case CASES[] = {
     {"n2^24", 1 << 24, 40, 50, 2048},   // the timed case
 };
 
-typedef struct state {
-  int *d_in, *d_out;
-  int32_t *ref;
+typedef struct hx_state {
+  const int *in;
+  int *out;
   size_t n;
   int seg_len, tree;
   unsigned blocks; // one per segment, at most as many as the GPU holds at once
-} state;
+} hx_state;
 
 // The kernel trusts tree_size and padded_index to keep it inside its shared
 // array; check them on the host before any launch (bad ones exit 2 with why).
-static int layout_usable(int variant, int seg_len, int *tree) {
+static int hx_layout_usable(int variant, int seg_len, int *tree) {
   int t = tree_size(seg_len);
   if (t < 2 || t > TILE || (t & (t - 1)) || t < seg_len) {
     fprintf(stderr, "03-blelloch: tree_size(%d) = %d: want a power of two in [max(2, %d), %d]\n", seg_len, t, seg_len,
-            TILE);
+            (int)TILE);
     return 0;
   }
   for (int i = 0; i < t; i++) {
@@ -259,68 +257,56 @@ static int layout_usable(int variant, int seg_len, int *tree) {
   return 1;
 }
 
-static int threads_of(int variant, int tree) {
-  return variant == VARIANT_THREAD_TOTALS ? TT_THREADS : block_threads(tree);
+static int hx_threads_of(int variant, int tree) {
+  return variant == HX_VARIANT_THREAD_TOTALS ? HX_TT_THREADS : block_threads(tree);
 }
 
-static void *setup(const hx_spec *spec, hx_io *io) {
+static void *hx_setup(const hx_spec *spec, hx_io *io) {
   if (spec->param > TILE) {
     fprintf(stderr, "03-blelloch: segment length %llu is above %d\n", (unsigned long long)spec->param, (int)TILE);
     return NULL;
   }
   int seg_len = spec->param ? (int)spec->param : TILE;
-  int tree = TT_THREADS; // the thread-totals variant uses neither your tree_size nor your padded_index
-  if (spec->variant != VARIANT_THREAD_TOTALS && !layout_usable(spec->variant, seg_len, &tree)) return NULL;
-  state *s = (state *)hx_malloc(sizeof *s);
+  int tree = HX_TT_THREADS; // the thread-totals variant uses neither your tree_size nor your padded_index
+  if (spec->variant != HX_VARIANT_THREAD_TOTALS && !hx_layout_usable(spec->variant, seg_len, &tree)) return NULL;
+  hx_state *s = (hx_state *)hx_malloc(sizeof *s);
   s->n = spec->n;
   s->seg_len = seg_len;
   s->tree = tree;
   int32_t *in = hx_random_ints(spec->seed, s->n, -1000000, 1000000);
-  s->d_in = (int *)hx_dev_malloc(s->n * sizeof(int));
-  s->d_out = (int *)hx_dev_malloc(s->n * sizeof(int));
-  CUDA_CHECK(cudaMemcpy(s->d_in, in, s->n * sizeof(int), cudaMemcpyHostToDevice));
-  s->ref = NULL;
-  if (spec->check) {
-    s->ref = (int32_t *)hx_malloc(s->n * sizeof(int32_t));
-    scan_cpu_i32(in, s->ref, s->n, (size_t)seg_len, SCAN_EXCLUSIVE);
-  }
-  free(in);
+  s->in = (const int *)hx_dev_upload(in, s->n * sizeof(int));
+  s->out = (int *)hx_dev_malloc(s->n * sizeof(int));
+  if (spec->check) hx_scan_cpu(in, in, s->n, (size_t)seg_len, 1); // exclusive, in place
+  hx_add_output(io, "out", HX_INT32, s->out, spec->check ? in : NULL, s->n);
   // As many blocks as fit on the GPU at once (each walks over segments), or
   // one per segment when there are fewer.
   int per_sm = 0, sms = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, KERNELS[spec->variant], threads_of(spec->variant, tree), 0));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, HX_KERNELS[spec->variant],
+                                                         hx_threads_of(spec->variant, tree), 0));
+  HX_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   size_t segments = (s->n + (size_t)seg_len - 1) / (size_t)seg_len, resident = (size_t)per_sm * (size_t)sms;
   s->blocks = (unsigned)(segments < resident ? segments : resident);
-  io->out[0].dev = s->d_out;
-  io->out[0].ref = s->ref;
-  io->out[0].count = s->n;
-  io->n_out = 1;
   return s;
 }
 
-static void run(void *p, int variant) {
-  state *s = (state *)p;
+static void hx_run(void *p, int variant) {
+  hx_state *s = (hx_state *)p;
   if (s->n == 0) return;
-  KERNELS[variant]<<<s->blocks, threads_of(variant, s->tree)>>>(s->d_in, s->d_out, s->n, s->seg_len, s->tree);
-  CUDA_CHECK_LAUNCH();
+  HX_KERNELS[variant]<<<s->blocks, hx_threads_of(variant, s->tree)>>>(s->in, s->out, s->n, s->seg_len, s->tree);
+  HX_CHECK_LAUNCH();
 }
 
-static void teardown(void *p) {
-  state *s = (state *)p;
-  CUDA_CHECK(cudaFree(s->d_in));
-  CUDA_CHECK(cudaFree(s->d_out));
-  free(s->ref);
-  free(s);
-}
+// Napkin math: every element is read once and written once (the driver's default, 8n bytes).
+static const hx_assignment HX_03 = {
+    .name = "03-blelloch",
+    .variants = HX_VARIANTS,
+    .n_variants = HX_N_VARIANTS,
+    .cases = HX_CASES,
+    .n_cases = sizeof HX_CASES / sizeof *HX_CASES,
+    .max_n = 1ULL << 28,
+    .bench_case = "n2^24",
+    .setup = hx_setup,
+    .run = hx_run,
+};
 
-// Napkin math: every element is read once and written once.
-static double bytes_moved(uint64_t n) { return 8.0 * (double)n; }
-
-int main(int argc, char **argv) {
-  static const hx_assignment a = {
-      "03-blelloch", VARIANTS, N_VARIANTS, CASES, sizeof CASES / sizeof *CASES, MAX_N,
-      "n2^24", bytes_moved, "n ints read + n ints written", setup, run, teardown,
-  };
-  return hx_main(argc, argv, &a);
-}
+HX_MAIN(HX_03)

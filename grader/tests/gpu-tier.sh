@@ -54,8 +54,9 @@ echo "sanitizer: $("$SAN" --version 2>/dev/null | grep -o 'Version [0-9.]*' | he
 echo "build:   $(cat build/.gencode 2>/dev/null)"
 
 # Variants and cases of a harness, from its --list.
-variants() { "$1" --list | awk '/: variants$/ {on=1; next} /^cases/ {on=0} on {print $1}'; }
-cases() { "$1" --list | awk '/^cases/ {on=1; next} on {print $1}'; }
+# (--list is a machine format: docs/grading.md; copy_d2d is the driver's copy row, not student code)
+variants() { "$1" --list | awk '$1 == "variant" && $2 != "copy_d2d" {print $2}'; }
+cases() { "$1" --list | awk '$1 == "case" {print $2}'; }
 
 # ---------------------------------------------------------------- per-assignment extras
 

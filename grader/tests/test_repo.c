@@ -397,6 +397,37 @@ START_TEST(test_harness_cli_without_gpu) {
 }
 END_TEST
 
+/* Names a student might well give a helper or a constant. The harness shares
+ * the student's translation unit, so its own names are hx_-prefixed; this
+ * compiles every harness with the solution's file plus these definitions
+ * (as the student's own), which must not clash with anything course-owned. */
+static const char STUDENT_NAMES[] =
+    "\n// test_student_names_do_not_clash: names a student may use\n"
+    "static int run, setup, teardown, state, verify, emit, list, bench, poison, check, compare, sweeps;\n"
+    "static int KERNELS, VARIANTS, CASES, segment_length, scan_segments, round_up, threads_of, layout_usable;\n"
+    "static int scan_one, scan_groups, probe, scan_segment, warp_inclusive_scan, warp_total, buf, scratch;\n"
+    "#define BLOCK 3\n#define ITEMS 3\n#define MAX_N 3\n#define FULL_MASK 3\n#define SHFL_ITEMS 3\n"
+    "#define MAX_WARPS 3\n#define N_VARIANTS 3\n#define TT_ITEMS 3\n#define TT_THREADS 3\n#define CUDA_CHECK 3\n";
+
+START_TEST(test_student_names_do_not_clash) {
+  list_assignments();
+  for (int i = 0; i < n_names; i++) {
+    char *dir = make_temp_dir("names"), cmd[2048];
+    snprintf(cmd, sizeof cmd, "cp solutions/%s/* '%s'/", names[i], dir);
+    ck_assert_msg(run_shell(cmd) == 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "for f in '%s'/*.cu; do printf '%%s' '%s' >> \"$f\"; done", dir, STUDENT_NAMES);
+    ck_assert_msg(run_shell(cmd) == 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "\"${NVCC:-/usr/local/cuda/bin/nvcc}\" -ptx -arch=compute_75 -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/%s "
+             "-I'%s' assignments/%s/main.cu -o '%s'/h.ptx > '%s'/log 2>&1 || { cat '%s'/log; exit 1; }",
+             names[i], dir, names[i], dir, dir, dir);
+    ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the harness (output above)", names[i]);
+    remove_dir(dir);
+    free(dir);
+  }
+}
+END_TEST
+
 /* A temporary copy of the course as a student has it (no solutions/, no
  * built references), for the tests that run `make grade` end to end. */
 static char *copy_course(const char *tag) {
@@ -517,6 +548,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);
+  tcase_add_test(t, test_student_names_do_not_clash);
   tcase_add_test(t, test_make_grade_compile_error);
   tcase_add_test(t, test_make_help_lists_targets);
   tcase_add_test(t, test_make_grade_twice_at_once);

@@ -28,7 +28,7 @@ test-builds: tools
 
 test-run: test-builds $(UNIT) $(FAULTS)
 	@echo "== unit tests (Check)"
-	@$(UNIT)
+	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"

@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "banks.h"
-#include "harness.h"
+#include "example.h"
+#include "stats.h"
 
 enum {
   WORDS = 4096,   // the shared array: 16 KiB, more than lane 31 reads at stride 64
@@ -61,14 +62,14 @@ int main(int argc, char **argv) {
 
   cudaDeviceProp prop;
   int runtime = 0, per_sm = 0;
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, strided_loads, THREADS, 0));
+  EX_CHECK(cudaGetDeviceProperties(&prop, 0));
+  EX_CHECK(cudaRuntimeGetVersion(&runtime));
+  EX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, strided_loads, THREADS, 0));
   const int blocks = per_sm * prop.multiProcessorCount; // every SM busy, one wave
-  unsigned *d_out = (unsigned *)hx_dev_malloc((size_t)blocks * THREADS * sizeof(unsigned));
+  unsigned *d_out = (unsigned *)ex_dev_zeros((size_t)blocks * THREADS * sizeof(unsigned));
   cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
+  EX_CHECK(cudaEventCreate(&start));
+  EX_CHECK(cudaEventCreate(&stop));
 
   printf("# lecture 03, bank_stride: %s (sm_%d%d, %d SMs), CUDA runtime %d.%d\n", prop.name, prop.major, prop.minor,
          prop.multiProcessorCount, runtime / 1000, runtime % 1000 / 10);
@@ -79,15 +80,15 @@ int main(int argc, char **argv) {
   for (int s = 0; s < n_strides; s++) {
     double ms[REPS];
     strided_loads<<<blocks, THREADS>>>(STRIDES[s], d_out); // warm-up
-    CUDA_CHECK_LAUNCH();
+    EX_CHECK(cudaGetLastError());
     for (int r = 0; r < REPS; r++) {
-      CUDA_CHECK(cudaEventRecord(start));
+      EX_CHECK(cudaEventRecord(start));
       strided_loads<<<blocks, THREADS>>>(STRIDES[s], d_out);
-      CUDA_CHECK_LAUNCH();
-      CUDA_CHECK(cudaEventRecord(stop));
-      CUDA_CHECK(cudaEventSynchronize(stop));
+      EX_CHECK(cudaGetLastError());
+      EX_CHECK(cudaEventRecord(stop));
+      EX_CHECK(cudaEventSynchronize(stop));
       float f;
-      CUDA_CHECK(cudaEventElapsedTime(&f, start, stop));
+      EX_CHECK(cudaEventElapsedTime(&f, start, stop));
       ms[r] = f;
     }
     med[s] = stats_median(ms, REPS);
@@ -95,8 +96,8 @@ int main(int argc, char **argv) {
   }
   for (int s = 0; s < n_strides; s++)
     printf("%d,%d,%.4f,%.2f\n", STRIDES[s], model_passes(STRIDES[s]), med[s], med[s] / base_ms);
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  CUDA_CHECK(cudaFree(d_out));
+  EX_CHECK(cudaEventDestroy(start));
+  EX_CHECK(cudaEventDestroy(stop));
+  EX_CHECK(cudaFree(d_out));
   return 0;
 }

@@ -41,7 +41,7 @@
 
 #include <cuda/atomic>
 
-#include "harness.h"
+#include "example.h"
 
 enum {
   TRIALS = 8192,      // writer/reader pairs per launch
@@ -141,9 +141,9 @@ int main(int argc, char **argv) {
   }
   cudaDeviceProp prop;
   int runtime = 0, per_sm = 0;
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, litmus, THREADS, 0));
+  EX_CHECK(cudaGetDeviceProperties(&prop, 0));
+  EX_CHECK(cudaRuntimeGetVersion(&runtime));
+  EX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, litmus, THREADS, 0));
   const int blocks = 2 * (TRIALS / THREADS) + STRESS_BLOCKS;
   if (blocks > per_sm * prop.multiProcessorCount) {
     fprintf(stderr, "%s: needs %d blocks on the GPU at once, %s holds %d\n", argv[0], blocks, prop.name,
@@ -151,10 +151,10 @@ int main(int argc, char **argv) {
     return 3;
   }
   const size_t words = (size_t)TRIALS * LINE;
-  int *data = (int *)hx_dev_malloc(words * sizeof(int)), *flag = (int *)hx_dev_malloc(words * sizeof(int));
-  int *stress = (int *)hx_dev_malloc((size_t)STRESS_WORDS * sizeof(int));
-  unsigned long long *counts = (unsigned long long *)hx_dev_malloc(N_VARIANTS * 4 * sizeof(unsigned long long));
-  CUDA_CHECK(cudaMemset(counts, 0, N_VARIANTS * 4 * sizeof(unsigned long long)));
+  int *data = (int *)ex_dev_zeros(words * sizeof(int)), *flag = (int *)ex_dev_zeros(words * sizeof(int));
+  int *stress = (int *)ex_dev_zeros((size_t)STRESS_WORDS * sizeof(int));
+  unsigned long long *counts = (unsigned long long *)ex_dev_zeros(N_VARIANTS * 4 * sizeof(unsigned long long));
+  EX_CHECK(cudaMemset(counts, 0, N_VARIANTS * 4 * sizeof(unsigned long long)));
 
   printf("# lecture 01, mp_litmus: %s (sm_%d%d, %d SMs), CUDA runtime %d.%d\n", prop.name, prop.major, prop.minor,
          prop.multiProcessorCount, runtime / 1000, runtime % 1000 / 10);
@@ -163,19 +163,19 @@ int main(int argc, char **argv) {
   printf("variant,trials,flag0_data0,flag0_data1,flag1_data1,flag1_data0,sc_allows_flag1_data0\n");
   for (int v = 0; v < N_VARIANTS; v++) {
     for (int l = 0; l < LAUNCHES; l++) {
-      CUDA_CHECK(cudaMemset(data, 0, words * sizeof(int)));
-      CUDA_CHECK(cudaMemset(flag, 0, words * sizeof(int)));
+      EX_CHECK(cudaMemset(data, 0, words * sizeof(int)));
+      EX_CHECK(cudaMemset(flag, 0, words * sizeof(int)));
       litmus<<<blocks, THREADS>>>(v, data, flag, counts + 4 * v, stress);
-      CUDA_CHECK_LAUNCH();
+      EX_CHECK(cudaGetLastError());
     }
     unsigned long long c[4];
-    CUDA_CHECK(cudaMemcpy(c, counts + 4 * v, sizeof c, cudaMemcpyDeviceToHost));
+    EX_CHECK(cudaMemcpy(c, counts + 4 * v, sizeof c, cudaMemcpyDeviceToHost));
     printf("%s,%llu,%llu,%llu,%llu,%llu,%s\n", SLUGS[v], c[0] + c[1] + c[2] + c[3], c[0], c[1], c[2], c[3],
            SC_ALLOWS[v]);
   }
-  CUDA_CHECK(cudaFree(data));
-  CUDA_CHECK(cudaFree(flag));
-  CUDA_CHECK(cudaFree(stress));
-  CUDA_CHECK(cudaFree(counts));
+  EX_CHECK(cudaFree(data));
+  EX_CHECK(cudaFree(flag));
+  EX_CHECK(cudaFree(stress));
+  EX_CHECK(cudaFree(counts));
   return 0;
 }
