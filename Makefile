@@ -3,7 +3,7 @@
 #   make grade [A=01] [SRC=solutions]   build your code and grade it against the reference
 #   make test                           the CPU test tier (no GPU needed; CI runs it)
 #
-# Layout (course-design §2): assignments/NN (handout, harness, grade.conf, ref/),
+# Layout (docs/architecture.md): assignments/NN (handout, harness, grade.conf, ref/),
 # starter/NN (the files students edit), solutions/NN (the same files, solved),
 # grader/ (lib: shared C modules, harness: CUDA driver, src: grader, tests).
 
@@ -75,6 +75,9 @@ $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # The harness library: the driver and its outputs (C), the CUDA device (harness.cu).
+# What every program linked with it needs besides (libpng for images, static so
+# harnesses run on a GPU host without it).
+HARNESS_LIBS :=
 HARNESS_O := $(patsubst grader/harness/%.c,$(B)/lib/%.o,$(wildcard grader/harness/*.c))
 $(B)/lib/%.o: grader/harness/%.c $(wildcard grader/harness/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
@@ -122,6 +125,18 @@ $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.
 	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/$(2) \
 	  -I$(1)/$(2) assignments/$(2)/main.cu -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
 
+# The bench build: the same harness compiled with -DHX_BENCH, which makes
+# main.cu include assignments/NN/baselines.cu (rows that are not student code,
+# such as CUB's). Only assignments that have baselines.cu get one, so CUB is
+# never compiled into a graded binary nor into the PTX the ptx checks read.
+ifneq ($(wildcard assignments/$(2)/baselines.cu),)
+$(B)/$(1)/$(2)/bench: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIBHARNESS) $(B)/.gencode
+	@mkdir -p $$(@D)
+	@echo "NVCC $(1)/$(2) -> $$@ (with baselines)"
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -DHX_BENCH -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) \
+	  $(HARNESS_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
+endif
+
 # An optional CPU model (assignments/NN/model.cu): host code that includes the
 # student's file and evaluates it without a GPU (the bank-conflict model of 03).
 ifneq ($(wildcard assignments/$(2)/model.cu),)
@@ -136,11 +151,19 @@ $(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call harness_r
 
 # Everything built from one source tree for one assignment: harness, PTX, model.
 built_from = $(B)/$(1)/$(2)/harness $(B)/$(1)/$(2)/harness.ptx $($(1)_EXTRA_$(2))
+# The binary `make bench` runs: the bench build where there is one, else the harness.
+bench_bin = $(if $(wildcard assignments/$(2)/baselines.cu),$(B)/$(1)/$(2)/bench,$(B)/$(1)/$(2)/harness)
+ref_bench = assignments/$(1)/ref/$(if $(wildcard assignments/$(1)/baselines.cu),bench,reference)
 STUDENT_BINS := $(foreach a,$(SELECTED),$(call built_from,$(SRC),$(a)))
-REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference)
+REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference $(if $(wildcard assignments/$(a)/baselines.cu),assignments/$(a)/ref/bench))
 
 # The reference binary of a handout: the solutions' harness, built by `make reference`.
 assignments/%/ref/reference: $(B)/solutions/%/harness
+	@mkdir -p $(@D)
+	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+
+# Its bench build, where the assignment has baselines (CUB rows).
+assignments/%/ref/bench: $(B)/solutions/%/bench
 	@mkdir -p $(@D)
 	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
@@ -192,10 +215,10 @@ ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 
 	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/harness.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
 	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/harness.ptx; done
 
-bench: ## time the reference and your code against a device-to-device copy: make bench A=01
-	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach a,$(SELECTED),$(B)/$(SRC)/$(a)/harness)
-	@for a in $(SELECTED); do echo "## reference: $$a"; assignments/$$a/ref/reference --bench || exit 1; \
-	  echo "## $(SRC): $$a"; $(B)/$(SRC)/$$a/harness --bench || exit 1; done
+bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
+	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach a,$(SELECTED),$(call bench_bin,$(SRC),$(a)))
+	@$(foreach a,$(SELECTED),echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench || exit 1; \
+	  echo "## $(SRC): $(a)"; $(call bench_bin,$(SRC),$(a)) --bench || exit 1;) true
 
 test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx checks (no GPU needed)
 	@$(MAKE) test-run

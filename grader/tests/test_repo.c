@@ -404,6 +404,7 @@ END_TEST
 static const char STUDENT_NAMES[] =
     "\n// test_student_names_do_not_clash: names a student may use\n"
     "static int run, setup, teardown, state, verify, emit, list, bench, poison, check, compare, sweeps;\n"
+    "static int measure, outcome, conflict, now_ms, print_rows, case_banks, simulate_one, access_word;\n"
     "static int KERNELS, VARIANTS, CASES, segment_length, scan_segments, round_up, threads_of, layout_usable;\n"
     "static int scan_one, scan_groups, probe, scan_segment, warp_inclusive_scan, warp_total, buf, scratch;\n"
     "#define BLOCK 3\n#define ITEMS 3\n#define MAX_N 3\n#define FULL_MASK 3\n#define SHFL_ITEMS 3\n"
@@ -422,6 +423,11 @@ START_TEST(test_student_names_do_not_clash) {
              "-I'%s' assignments/%s/main.cu -o '%s'/h.ptx > '%s'/log 2>&1 || { cat '%s'/log; exit 1; }",
              names[i], dir, names[i], dir, dir, dir);
     ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the harness (output above)", names[i]);
+    snprintf(cmd, sizeof cmd,
+             "test ! -f assignments/%s/model.cu || \"${NVCC:-/usr/local/cuda/bin/nvcc}\" -arch=sm_75 -std=c++17 -Igrader/lib "
+             "-Iassignments/%s -I'%s' -c assignments/%s/model.cu -o '%s'/m.o > '%s'/log 2>&1 || { cat '%s'/log; exit 1; }",
+             names[i], names[i], dir, names[i], dir, dir, dir);
+    ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the CPU model (output above)", names[i]);
     remove_dir(dir);
     free(dir);
   }
