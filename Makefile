@@ -217,8 +217,12 @@ ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 
 
 bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
 	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach a,$(SELECTED),$(call bench_bin,$(SRC),$(a)))
-	@$(foreach a,$(SELECTED),echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench || exit 1; \
-	  echo "## $(SRC): $(a)"; $(call bench_bin,$(SRC),$(a)) --bench || exit 1;) true
+	@mkdir -p $(B)/bench
+	@set -o pipefail; $(foreach a,$(SELECTED),{ echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench && \
+	  echo "## $(SRC): $(a)" && $(call bench_bin,$(SRC),$(a)) --bench; } | tee $(B)/bench/$(a).txt && \
+	  awk -v dat=$(B)/bench/$(a).dat -f mk/bench-table.awk $(B)/bench/$(a).txt && \
+	  { ! command -v gnuplot >/dev/null || gnuplot -e "dat='$(B)/bench/$(a).dat'; out='$(B)/bench/$(a).png'; \
+	    title='$(a): make bench'" mk/bench.gp && echo "drew $(B)/bench/$(a).png"; } || exit 1;) true
 
 test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx checks (no GPU needed)
 	@$(MAKE) test-run

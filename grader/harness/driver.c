@@ -385,10 +385,10 @@ static void emit(int fd, const result_line *r) {
 
 /* ---------------------------------------------------------------- --bench */
 
-static void bench_row(const char *name, uint64_t n, double ms, double bytes, double copy_ms, double base_ms,
-                      const char *ok) {
-  printf("%-28s %12" PRIu64 " %10.4f %9.1f %7.2f %7.2f %4s\n", name, n, ms, bytes / (ms * 1e-3) / 1e9, ms / copy_ms,
-         base_ms > 0 ? ms / base_ms : 0.0, ok);
+static void bench_row(const char *name, const char *kind, uint64_t n, double ms, double bytes, double copy_ms,
+                      double base_ms, const char *ok) {
+  printf("%-28s %-8s %12" PRIu64 " %10.4f %9.1f %7.2f %7.2f %4s\n", name, kind, n, ms, bytes / (ms * 1e-3) / 1e9,
+         ms / copy_ms, base_ms > 0 ? ms / base_ms : 0.0, ok);
 }
 
 /* --bench: for each size, the copy of the same bytes (the practical ceiling),
@@ -403,7 +403,7 @@ static int bench(const hx_assignment *a, const cli_opts *o, const hx_case *k, co
   printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
          a->bytes_note ? a->bytes_note : "n ints read + n ints written",
          a->n_baselines ? a->baselines[0].slug : "(no baseline)");
-  printf("%-28s %12s %10s %9s %7s %7s %4s\n", "row", "n", "median_ms", "GB/s", "x_copy", "x_base", "ok");
+  printf("%-28s %-8s %12s %10s %9s %7s %7s %4s\n", "row", "kind", "n", "median_ms", "GB/s", "x_copy", "x_base", "ok");
   int all_ok = 1;
   for (int s = 0; s < n_sizes; s++) {
     uint64_t n = sizes[s];
@@ -424,7 +424,9 @@ static int bench(const hx_assignment *a, const cli_opts *o, const hx_case *k, co
       run_case(&c, &res);
       if (row == 0) copy_ms = res.median_ms;
       if (row == 1 && a->n_baselines) base_ms = res.median_ms;
-      bench_row(c.slug, n, res.median_ms, bytes, copy_ms, base_ms, !res.checked ? "-" : res.ok ? "yes" : "NO");
+      static const char *const KIND[] = {"variant", "baseline", "copy"};
+      bench_row(c.slug, KIND[c.what], n, res.median_ms, bytes, copy_ms, base_ms,
+                !res.checked ? "-" : res.ok ? "yes" : "NO");
       all_ok &= res.ok;
     }
     fflush(stdout);

@@ -123,6 +123,12 @@ static void fake_run(void *state, int variant) {
   if (variant == V_RIGHT_LAST && calls != total_reps) f->out[0] ^= 1u;
 }
 
+static const hx_variant BASELINES[] = {{"library", "a baseline: right, like CUB's"}};
+static void fake_run_baseline(void *state, int baseline) {
+  (void)baseline;
+  fake_run(state, V_RIGHT);
+}
+
 static const hx_assignment FAKE = {
     .name = "99-fake",
     .variants = VARIANTS,
@@ -135,6 +141,9 @@ static const hx_assignment FAKE = {
     .setup = fake_setup,
     .run = fake_run,
     .next_frame = fake_next_frame,
+    .baselines = BASELINES,
+    .n_baselines = 1,
+    .run_baseline = fake_run_baseline,
 };
 
 /* ---------------------------------------------------------------- running it */
@@ -349,6 +358,22 @@ START_TEST(test_copy_variant_unchecked) {
 }
 END_TEST
 
+/* --bench: the copy, the baseline, then every variant, each verified; a wrong
+ * variant says NO and makes the exit code 1. */
+START_TEST(test_bench_rows) {
+  outcome o = run_fake("--bench --reps 3 --warmup 0");
+  ck_assert_int_eq(o.exit_code, 1);
+  ck_assert_msg(strstr(o.out, "\ncopy_d2d                     copy               10 "), "%s", o.out);
+  ck_assert_msg(strstr(o.out, "\nlibrary                      baseline           10 "), "%s", o.out);
+  char *right = strstr(o.out, "\nright                        variant            10 ");
+  char *wrong = strstr(o.out, "\nwrong_once                   variant            10 ");
+  ck_assert_msg(right && wrong, "%s", o.out);
+  ck_assert_msg(strstr(right, " yes\n") < strstr(right, "\nwrong_once"), "right must verify: %s", o.out);
+  ck_assert_msg(!strncmp(strchr(wrong + 1, '\n') - 3, " NO", 3), "wrong_once must say NO: %s", o.out);
+  ck_assert_msg(strstr(o.out, "every rep verified"), "%s", o.out);
+}
+END_TEST
+
 START_TEST(test_unknown_variant_exit_2) {
   outcome o = run_fake("--variant nope --case ints");
   ck_assert_int_eq(o.exit_code, 2);
@@ -385,6 +410,7 @@ Suite *driver_suite(void) {
   tcase_add_test(t, test_list_machine_format);
   tcase_add_test(t, test_copy_variant_unchecked);
   tcase_add_test(t, test_unknown_variant_exit_2);
+  tcase_add_test(t, test_bench_rows);
   suite_add_tcase(s, t);
   return s;
 }

@@ -434,6 +434,33 @@ START_TEST(test_student_names_do_not_clash) {
 }
 END_TEST
 
+/* make bench's joined table (mk/bench-table.awk) on a fixed bench output: the
+ * columns, the ratios to the copy and to the first baseline, the mark on a
+ * row whose output was wrong, and the gnuplot data file. */
+START_TEST(test_bench_table) {
+  char *dir = make_temp_dir("benchtab"), cmd[1024], path[512];
+  snprintf(cmd, sizeof cmd, "awk -v dat='%s/b.dat' -f mk/bench-table.awk grader/tests/fixtures/bench-04.txt > '%s/t.txt'",
+           dir, dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/t.txt", dir);
+  char *t = read_text(path);
+  ck_assert_msg(t && strstr(t, "n                       copy cub_exclusive_sum ref:decoupled_lookback you:decoupled_lookback"),
+                "header: %s", t);
+  ck_assert_msg(strstr(t, "16777216               51.1            69.2            60.0           200.0!"), "us: %s", t);
+  ck_assert_msg(strstr(t, "time / cub_exclusive_sum\n"), "no baseline table: %s", t);
+  ck_assert_msg(strstr(t, "16777216               0.74            1.00            0.87            2.89!"), "x_cub: %s", t);
+  snprintf(path, sizeof path, "%s/b.dat", dir);
+  char *d = read_text(path);
+  ck_assert_msg(d && strstr(d, "16777216 51.1 69.2 60 200\n"), "dat: %s", d);
+  snprintf(cmd, sizeof cmd, "printf 'nothing\\n' | awk -f mk/bench-table.awk 2> /dev/null");
+  ck_assert_msg(run_shell(cmd) != 0, "no bench rows must be an error");
+  free(t);
+  free(d);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* A temporary copy of the course as a student has it (no solutions/, no
  * built references), for the tests that run `make grade` end to end. */
 static char *copy_course(const char *tag) {
@@ -555,6 +582,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_harness_cli_without_gpu);
   tcase_add_test(t, test_student_names_do_not_clash);
+  tcase_add_test(t, test_bench_table);
   tcase_add_test(t, test_make_grade_compile_error);
   tcase_add_test(t, test_make_help_lists_targets);
   tcase_add_test(t, test_make_grade_twice_at_once);

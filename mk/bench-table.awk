@@ -1,0 +1,56 @@
+# bench-table.awk: joins the reference's and your harness's `--bench` output
+# (as `make bench` prints them, each after a "## reference: NN" or
+# "## starter: NN" / "## solutions: NN" line) into one table: one row per n,
+# one column per bench row (the copy, the baselines, each reference variant
+# "ref:SLUG", each of your variants "you:SLUG"), in microseconds, then as
+# ratios to the copy and to the first baseline (CUB's scan, in 04). With
+# -v dat=FILE it also writes the microseconds as a gnuplot data file.
+#
+#   make bench A=04        (runs this at the end)
+#
+# A bench row (grader/harness/driver.c): ROW KIND N MEDIAN_MS GB/S X_COPY X_BASE OK,
+# KIND one of copy, baseline, variant.
+/^## / { side = ($2 == "reference:") ? "ref" : "you"; next }
+/^#/ || NF != 8 || $4 !~ /^[0-9.]+$/ { next }
+{
+  row = $1; kind = $2; n = $3
+  if (kind != "variant" && side == "you") next # the same copy and baselines as the reference's
+  col = kind == "copy" ? "copy" : kind == "baseline" ? row : side ":" row
+  if (kind == "baseline" && first_base == "") first_base = row
+  if (!(col in seen)) { seen[col] = 1; cols[++ncols] = col }
+  if (!(n in seen_n)) { seen_n[n] = 1; ns[++nn] = n }
+  us[n, col] = $4 * 1000
+  if ($8 == "NO") wrong[n, col] = 1
+}
+function table(title, kind,    i, j, n, v, d) {
+  printf "\n%s\n%-12s", title, "n"
+  for (j = 1; j <= ncols; j++) printf " %15s", cols[j]
+  printf "\n"
+  for (i = 1; i <= nn; i++) {
+    n = ns[i]
+    printf "%-12s", n
+    for (j = 1; j <= ncols; j++) {
+      v = us[n, cols[j]]
+      d = kind == "us" ? 1 : kind == "copy" ? us[n, "copy"] : us[n, first_base]
+      if (v == "" || d == "" || d == 0) printf " %15s", "-"
+      else printf " %14.*f%s", kind == "us" ? 1 : 2, v / d, wrong[n, cols[j]] ? "!" : " "
+    }
+    printf "\n"
+  }
+}
+END {
+  if (!nn) { print "bench-table: no bench rows in the input" > "/dev/stderr"; exit 1 }
+  table("median time, microseconds (! = wrong output on some rep)", "us")
+  table("time / device-to-device copy of the same bytes", "copy")
+  if (first_base != "") table("time / " first_base, "base")
+  if (dat != "") {
+    printf "n" > dat
+    for (j = 1; j <= ncols; j++) printf " %s", cols[j] > dat
+    printf "\n" > dat
+    for (i = 1; i <= nn; i++) {
+      printf "%s", ns[i] > dat
+      for (j = 1; j <= ncols; j++) printf " %s", (us[ns[i], cols[j]] == "" ? "NaN" : us[ns[i], cols[j]]) > dat
+      printf "\n" > dat
+    }
+  }
+}
