@@ -222,4 +222,5 @@ help: ## list the targets
 
 FORCE:
 
+include mk/render.mk
 include grader/tests/tests.mk
