@@ -22,7 +22,7 @@ typedef struct reader {
 } reader;
 
 static int fail_at(reader *r, const char *fmt, ...) {
-  size_t used = (size_t)snprintf(r->err, r->errcap, "%s:%d: ", r->path, r->line);
+  size_t used = (size_t)snprintf(r->err, r->errcap, "%s:%d: ", r->path, r->line > 0 ? r->line : 1);
   if (used < r->errcap) {
     va_list ap;
     va_start(ap, fmt);
