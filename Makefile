@@ -77,7 +77,8 @@ $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 # The harness library: the driver and its outputs (C), the CUDA device (harness.cu).
 # What every program linked with it needs besides (libpng for images, static so
 # harnesses run on a GPU host without it).
-HARNESS_LIBS :=
+PNG_LIBS := -l:libpng16.a -l:libz.a -lm
+HARNESS_LIBS := $(PNG_LIBS) -lpthread
 HARNESS_O := $(patsubst grader/harness/%.c,$(B)/lib/%.o,$(wildcard grader/harness/*.c))
 $(B)/lib/%.o: grader/harness/%.c $(wildcard grader/harness/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
@@ -142,7 +143,7 @@ endif
 ifneq ($(wildcard assignments/$(2)/model.cu),)
 $(B)/$(1)/$(2)/model: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIB_O) $(B)/.gencode
 	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/model.cu $(LIB_O) \
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/model.cu $(LIB_O) $(HARNESS_LIBS) \
 	  -o $$$$t 2> $$(@D)/model.log && mv -f $$$$t $$@ || { cat $$(@D)/model.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
 endif
@@ -177,7 +178,7 @@ FIGURE_SCRIPTS := $(wildcard lectures/figures/*.gp)
 
 $(B)/lectures/%: lectures/examples/%.cu $(LIBHARNESS) $(B)/.gencode
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< $(LIBHARNESS) -o $@
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< $(LIBHARNESS) $(HARNESS_LIBS) -o $@
 
 # The PTX of an example, for the tests that check what a lecture says it compiles to.
 $(B)/lectures/%.ptx: lectures/examples/%.cu
@@ -255,4 +256,5 @@ help: ## list the targets
 
 FORCE:
 
+include mk/render.mk
 include grader/tests/tests.mk

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend_cpu.h"
+#include "image.h"
 #include "result.h"
 #include "tests.h"
 
@@ -338,6 +339,43 @@ START_TEST(test_workspace_too_big) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- files out */
+
+/* --out writes the last rep's image as PNG (read back here), and a wrong image
+ * case leaves student, expected and difference images with --save-failed. */
+START_TEST(test_image_out_and_saved_failure) {
+  char *dir = make_temp_dir("imgout"), args[1024], path[1024], err[300];
+  snprintf(args, sizeof args, "--variant unmasked_diff --case image --check --reps 2 --warmup 0 --out %s/out.png "
+           "--save-failed %s/failed", dir, dir);
+  outcome o = run_fake(args);
+  result_line r = one_result(&o);
+  ck_assert_int_eq(r.ok, 0);
+  image img;
+  snprintf(path, sizeof path, "%s/out.png", dir);
+  ck_assert_msg(image_read(path, &img, err, sizeof err) == 0, "%s", err);
+  ck_assert_int_eq(img.width, 4);
+  ck_assert_int_eq(img.height, 3);
+  ck_assert_float_eq_tol(img.px[0], 128 / 255.0f, 1e-6f); /* 0.5 everywhere... */
+  ck_assert_float_eq_tol(img.px[4 * 6 + 1], 1.0f, 1e-6f); /* ...but pixel 6's green, 1.5 clamped */
+  image_free(&img);
+  static const char *const FILES[] = {"student.png", "expected.png", "diff.png", "student.ppm", "expected.ppm", "diff.ppm"};
+  for (int i = 0; i < 6; i++) {
+    snprintf(path, sizeof path, "%s/failed/image.%s", dir, FILES[i]);
+    ck_assert_msg(image_read(path, &img, err, sizeof err) == 0, "%s", err);
+    image_free(&img);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(test_out_needs_image_extension) {
+  outcome o = run_fake("--variant right --case image --check --reps 1 --out /tmp/scanlab-out.bin");
+  ck_assert_int_eq(o.exit_code, 2);
+  ck_assert_msg(strstr(o.err, "an image is written as .png or .ppm"), "%s", o.err);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- protocol */
 
 START_TEST(test_list_machine_format) {
@@ -405,6 +443,10 @@ Suite *driver_suite(void) {
   tcase_add_test(t, test_workspace_passed);
   tcase_add_test(t, test_workspace_zero_hint);
   tcase_add_test(t, test_workspace_too_big);
+  suite_add_tcase(s, t);
+  t = tcase_create("files");
+  tcase_add_test(t, test_image_out_and_saved_failure);
+  tcase_add_test(t, test_out_needs_image_extension);
   suite_add_tcase(s, t);
   t = tcase_create("protocol");
   tcase_add_test(t, test_list_machine_format);

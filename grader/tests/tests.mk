@@ -16,7 +16,7 @@ $(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grad
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 $(UNIT): $(UNIT_O) $(HARNESS_O) $(LIBGRADER)
-	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
+	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
 
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
@@ -26,7 +26,7 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 test-builds: tools
 	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
 
-test-run: test-builds $(UNIT) $(FAULTS)
+test-run: test-builds $(UNIT) $(FAULTS) $(RENDER)
 	@echo "== unit tests (Check)"
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
@@ -43,4 +43,4 @@ GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/harness
 $(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBHARNESS) $(B)/.gencode
 	@mkdir -p $(@D)
 	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; \
-	$(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/main.cu $(LIBHARNESS) -o $@
+	$(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/main.cu $(LIBHARNESS) $(HARNESS_LIBS) -o $@

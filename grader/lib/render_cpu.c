@@ -1,0 +1,194 @@
+/* render_cpu.c: the CPU reference renderer: circles binned per 16x16 tile, tiles
+ * shared out to threads, each pixel blended in order by one thread. */
+#include "render_cpu.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Centre white, then paler blues towards the rim. */
+const float render_snow_ramp_table[SNOW_RAMP_LEN][3] = {
+    {1.00f, 1.00f, 1.00f},
+    {0.92f, 0.95f, 1.00f},
+    {0.78f, 0.86f, 0.98f},
+    {0.60f, 0.72f, 0.92f},
+};
+
+void render_snow_ramp(float t, float rgb[3]) {
+  float s = (t < 1.0f ? t : 1.0f) * (SNOW_RAMP_LEN - 1);
+  int i = (int)s;
+  if (i > SNOW_RAMP_LEN - 2) i = SNOW_RAMP_LEN - 2; /* t = 1 interpolates to the last entry */
+  float f = s - (float)i;
+  for (int c = 0; c < 3; c++)
+    rgb[c] = (1.0f - f) * render_snow_ramp_table[i][c] + f * render_snow_ramp_table[i + 1][c];
+}
+
+float render_snow_depth(float r) {
+  float z = (r - SCENE_SNOW_R_FAR) / (SCENE_SNOW_R_NEAR - SCENE_SNOW_R_FAR);
+  z = z < 0.0f ? 0.0f : z > 1.0f ? 1.0f : z;
+  return 0.4f + 0.6f * z;
+}
+
+/* ---------------------------------------------------------------- binning */
+
+/* Circle indices per tile, in increasing order: tile t's are idx[start[t] .. start[t+1]). */
+typedef struct bins {
+  int tiles_x, tiles_y;
+  size_t *start;
+  uint32_t *idx;
+} bins;
+
+/* The tiles whose pixel centres may lie within r + RENDER_EDGE_EPS of c's
+ * centre (a conservative box, one pixel wider on each side against rounding).
+ * Returns 0 when the circle misses the image. */
+static int circle_tiles(const circle *c, int w, int h, int t[4]) {
+  double reach = (double)c->r + RENDER_EDGE_EPS;
+  double lo[2] = {(c->x - reach) * w - 0.5, (c->y - reach) * h - 0.5};
+  double hi[2] = {(c->x + reach) * w - 0.5, (c->y + reach) * h - 0.5};
+  int size[2] = {w, h};
+  for (int a = 0; a < 2; a++) {
+    double l = floor(lo[a]) - 1, u = ceil(hi[a]) + 1;
+    if (!(u >= 0) || !(l <= size[a] - 1)) return 0; /* also NaN */
+    t[2 * a] = (int)(l < 0 ? 0 : l) / RENDER_TILE;
+    t[2 * a + 1] = (int)(u > size[a] - 1 ? size[a] - 1 : u) / RENDER_TILE;
+  }
+  return 1;
+}
+
+/* One pass over the circles: with idx NULL, counts into slot[t]; else appends
+ * circle i at idx[slot[t]++]. Circles go in increasing index, so lists are ordered. */
+static void bins_pass(const scene *s, int w, int h, int tiles_x, size_t *slot, uint32_t *idx) {
+  for (size_t i = 0; i < s->n; i++) {
+    int t[4];
+    if (!circle_tiles(&s->c[i], w, h, t)) continue;
+    for (int ty = t[2]; ty <= t[3]; ty++)
+      for (int tx = t[0]; tx <= t[1]; tx++) {
+        size_t k = (size_t)ty * (size_t)tiles_x + (size_t)tx;
+        if (idx)
+          idx[slot[k]++] = (uint32_t)i;
+        else
+          slot[k]++;
+      }
+  }
+}
+
+static int bins_build(const scene *s, int w, int h, bins *b) {
+  b->tiles_x = (w + RENDER_TILE - 1) / RENDER_TILE;
+  b->tiles_y = (h + RENDER_TILE - 1) / RENDER_TILE;
+  size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_y;
+  b->start = calloc(tiles + 1, sizeof *b->start);
+  size_t *slot = calloc(tiles + 1, sizeof *slot);
+  b->idx = NULL;
+  if (!b->start || !slot) goto fail;
+  bins_pass(s, w, h, b->tiles_x, slot, NULL);
+  for (size_t t = 0; t < tiles; t++) b->start[t + 1] = b->start[t] + slot[t]; /* exclusive scan of the counts */
+  memcpy(slot, b->start, tiles * sizeof *slot);
+  b->idx = malloc((b->start[tiles] ? b->start[tiles] : 1) * sizeof *b->idx);
+  if (!b->idx) goto fail;
+  bins_pass(s, w, h, b->tiles_x, slot, b->idx);
+  free(slot);
+  return 0;
+fail:
+  free(slot);
+  free(b->start);
+  free(b->idx);
+  return -1;
+}
+
+/* ---------------------------------------------------------------- shading */
+
+typedef struct job {
+  const scene *s;
+  const bins *b;
+  image *img;
+  uint8_t *mask;
+  atomic_int next_tile;
+} job;
+
+/* Blends circle c into pixel p (centre px, py; squared distance d2, which covers). */
+static void blend(scene_mode mode, const circle *c, float d2, float *p) {
+  float a, col[3];
+  if (mode == SCENE_SNOW) {
+    float t = sqrtf(d2) / c->r;
+    a = 0.5f * render_snow_depth(c->r) * expf(-4.0f * t * t);
+    render_snow_ramp(t, col);
+    for (int k = 0; k < 3; k++) col[k] = c->rgb[k] * col[k];
+  } else {
+    a = RENDER_ALPHA;
+    memcpy(col, c->rgb, sizeof col);
+  }
+  for (int k = 0; k < 3; k++) p[k] = a * col[k] + (1.0f - a) * p[k];
+  p[3] += a;
+}
+
+/* Pixel (x, y): background, then every circle of the tile's list in order. */
+static void shade_pixel(const job *j, const uint32_t *list, size_t count, int x, int y) {
+  const scene *s = j->s;
+  int w = j->img->width, h = j->img->height;
+  float px = ((float)x + 0.5f) / (float)w, py = ((float)y + 0.5f) / (float)h;
+  float *p = j->img->px + 4 * ((size_t)y * (size_t)w + (size_t)x);
+  if (s->mode == SCENE_SNOW) {
+    float g = SNOW_BG_BOTTOM + (SNOW_BG_TOP - SNOW_BG_BOTTOM) * py;
+    p[0] = p[1] = p[2] = g;
+  } else {
+    p[0] = p[1] = p[2] = 1.0f;
+  }
+  p[3] = 1.0f;
+  int edge = 0;
+  for (size_t k = 0; k < count; k++) {
+    const circle *c = &s->c[list[k]];
+    float dx = px - c->x, dy = py - c->y;
+    float d2 = dx * dx + dy * dy;
+    if (j->mask) {
+      /* The exact distance of the two float centres, against r +- eps. */
+      double ex = (double)px - c->x, ey = (double)py - c->y, e2 = ex * ex + ey * ey;
+      double lo = c->r > RENDER_EDGE_EPS ? c->r - RENDER_EDGE_EPS : 0, hi = c->r + RENDER_EDGE_EPS;
+      edge |= e2 >= lo * lo && e2 <= hi * hi;
+    }
+    if (d2 <= c->r * c->r) blend(s->mode, c, d2, p);
+  }
+  if (j->mask) j->mask[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)edge;
+}
+
+static void *worker(void *arg) {
+  job *j = arg;
+  const bins *b = j->b;
+  int tiles = b->tiles_x * b->tiles_y;
+  for (int t; (t = atomic_fetch_add(&j->next_tile, 1)) < tiles;) {
+    int x0 = (t % b->tiles_x) * RENDER_TILE, y0 = (t / b->tiles_x) * RENDER_TILE;
+    int x1 = x0 + RENDER_TILE < j->img->width ? x0 + RENDER_TILE : j->img->width;
+    int y1 = y0 + RENDER_TILE < j->img->height ? y0 + RENDER_TILE : j->img->height;
+    const uint32_t *list = b->idx + b->start[t];
+    size_t count = b->start[t + 1] - b->start[t];
+    for (int y = y0; y < y1; y++)
+      for (int x = x0; x < x1; x++) shade_pixel(j, list, count, x, y);
+  }
+  return NULL;
+}
+
+int render_cpu(const scene *s, int w, int h, int threads, image *img, uint8_t *mask, char *err, size_t errcap) {
+  if (image_alloc(img, w, h, err, errcap)) return -1;
+  bins b;
+  if (bins_build(s, w, h, &b)) {
+    image_free(img);
+    snprintf(err, errcap, "render_cpu: out of memory binning %zu circles at %dx%d", s->n, w, h);
+    return -1;
+  }
+  if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (threads < 1) threads = 1;
+  if (threads > 256) threads = 256;
+  job j = {.s = s, .b = &b, .img = img, .mask = mask};
+  atomic_init(&j.next_tile, 0);
+  pthread_t tid[256];
+  int started = 0;
+  while (started < threads - 1 && pthread_create(&tid[started], NULL, worker, &j) == 0) started++;
+  worker(&j);
+  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  free(b.start);
+  free(b.idx);
+  return 0;
+}
