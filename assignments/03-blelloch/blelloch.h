@@ -1,10 +1,11 @@
 // blelloch.h: what you write in blelloch.cu (assignment 03), and the course-owned
-// per-thread steps of the Blelloch scan that call it.
+// pieces around it: where a tree element lives in shared memory (shared_word),
+// and the load and store of each thread's two elements.
 //
-// The kernel (main.cu) and the CPU bank-conflict model (model.cu) both run the
-// steps below, which compute every shared-memory index from your three
-// functions. So the words the model puts into banks are exactly the words the
-// kernel touches: the two cannot drift apart.
+// The kernel (main.cu) loads a segment into a tree, calls your
+// blelloch_scan_tree, and stores the result. The CPU bank-conflict model
+// (model.cu) evaluates your padded_index, thread_element and tree_size over the
+// standard sweep's accesses, with no GPU; on a GPU, ncu counts your kernel's.
 //
 // One block scans one segment of len <= TILE elements as a tree of `tree`
 // leaves (a power of two, len <= tree <= TILE); leaves len..tree-1 hold zeros.
@@ -21,16 +22,27 @@ enum {
 
 // ---------------------------------------------------------------- what you write (blelloch.cu)
 
-// Task 1: the shared-memory word that holds tree element i, 0 <= i < TILE.
+// Task 1: the Blelloch scan of one tree in shared memory. Called by every
+// thread of the block (block_threads(tree) of them, at least tree/2; thread t
+// is threadIdx.x) after the tree's `tree` leaves (a power of two, 2..TILE) are
+// in temp, element i in word shared_word(layout, i). Up-sweep, clear the root,
+// down-sweep, with the barriers each step needs; on return temp holds the
+// exclusive scan of the leaves (element i = the sum of elements 0..i-1, mod
+// 2^32) and every thread may read any element: end with a barrier. Index
+// shared memory only through shared_word(layout, i): the CPU model and ncu
+// count bank conflicts on the standard sweep's accesses (docs in the handout).
+__device__ void blelloch_scan_tree(int layout, unsigned *temp, int tree);
+
+// Task 2: the shared-memory word that holds tree element i, 0 <= i < TILE.
 // Different elements must get different words, all below SMEM_WORDS.
 __host__ __device__ int padded_index(int i);
 
-// Task 2: the tree element that thread t (0 <= t < tree/2) moves between global
+// Task 3: the tree element that thread t (0 <= t < tree/2) moves between global
 // and shared memory as its k-th element (k = 0 or 1). Together the tree/2 threads
 // must move each of the elements 0..tree-1 exactly once.
 __host__ __device__ int thread_element(int t, int k, int tree);
 
-// Task 3: the number of leaves of the tree for a segment of len elements
+// Task 4: the number of leaves of the tree for a segment of len elements
 // (1 <= len <= TILE): a power of two, at least 2, at least len, at most TILE.
 __host__ __device__ int tree_size(int len);
 
@@ -51,9 +63,9 @@ typedef struct layout_info {
 } layout_info;
 
 static const layout_info LAYOUTS[LAYOUT_COUNT] = {
-    {"blelloch_padded", "tasks 1-3: your padded_index, thread_element and tree_size"},
-    {"blelloch_unpadded", "element i in word i (no padding), your thread_element and tree_size"},
-    {"blelloch_gems16", "the 16-bank offset i + (i >> 4) + (i >> 8), your thread_element and tree_size"},
+    {"blelloch_padded", "tasks 1-4: your scan with your padded_index, thread_element and tree_size"},
+    {"blelloch_unpadded", "your scan with element i in word i (no padding)"},
+    {"blelloch_gems16", "your scan with the 16-bank offset i + (i >> 4) + (i >> 8)"},
 };
 
 // The shared word of tree element i. `layout` is a compile-time constant in
@@ -77,13 +89,6 @@ static __host__ __device__ __forceinline__ int moved_element(int t, int k, int t
   return e >= 0 && e < tree ? e : -1;
 }
 
-// At stride s (1, 2, 4, ..., tree/2) the tree combines tree/(2s) pairs of
-// nodes, one per thread t < tree/(2s) (the loops halve that count as they double
-// s: no division). Thread t's pair is (left, right) = (s(2t+1) - 1, s(2t+2) - 1),
-// the roots of two neighbouring subtrees of s leaves each.
-static __host__ __device__ __forceinline__ int sweep_left(int t, int stride) { return stride * (2 * t + 1) - 1; }
-static __host__ __device__ __forceinline__ int sweep_right(int t, int stride) { return stride * (2 * t + 2) - 1; }
-
 // The steps of one thread. Sums are unsigned so they wrap modulo 2^32, as the
 // CPU reference's do (signed overflow would be undefined on the CPU).
 
@@ -98,29 +103,6 @@ static __host__ __device__ __forceinline__ unsigned read_element(const int *seg,
 // ... then the store into the tree.
 static __host__ __device__ __forceinline__ void put_element(int layout, unsigned *temp, int e, unsigned v) {
   if (e >= 0) temp[shared_word(layout, e)] = v;
-}
-
-// Up-sweep at one stride: the right node becomes the sum of both subtrees.
-// After the stride tree/2 step, the root (element tree-1) holds the total.
-static __host__ __device__ __forceinline__ void up_sweep_step(int layout, unsigned *temp, int t, int stride) {
-  temp[shared_word(layout, sweep_right(t, stride))] += temp[shared_word(layout, sweep_left(t, stride))];
-}
-
-// Between the sweeps: the root takes the identity, 0 (this makes the scan exclusive).
-static __host__ __device__ __forceinline__ void clear_root(int layout, unsigned *temp, int tree) {
-  temp[shared_word(layout, tree - 1)] = 0;
-}
-
-// Down-sweep at one stride: the right node holds the sum of everything before
-// the pair's subtrees. The left subtree gets that prefix, the right subtree
-// that prefix plus the left subtree's total (which the up-sweep left in `left`).
-// Both words are read before either is written: two loads and two stores (a
-// `temp[b] += ...` after writing temp[a] would make the compiler load b again).
-static __host__ __device__ __forceinline__ void down_sweep_step(int layout, unsigned *temp, int t, int stride) {
-  int a = shared_word(layout, sweep_left(t, stride)), b = shared_word(layout, sweep_right(t, stride));
-  unsigned left_total = temp[a], prefix = temp[b];
-  temp[a] = prefix;
-  temp[b] = prefix + left_total;
 }
 
 // Store: the exclusive prefix of element e, for the elements the segment has.

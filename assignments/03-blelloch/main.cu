@@ -3,27 +3,20 @@
 // The input is cut into segments of L elements (the case's param; the last one
 // may be shorter) and out is the exclusive scan of each segment on its own.
 // A block scans one segment at a time, in shared memory, as a tree of
-// tree_size(L) leaves, with the work-efficient up-sweep / down-sweep of
-// Blelloch (1990):
+// tree_size(L) leaves:
 //
 //   load     the first tree/2 threads move two elements each into shared memory
-//            (thread_element says which); leaves past the segment's end get 0
-//   up-sweep strides 1, 2, 4, ..., tree/2: tree/(2s) threads add pairs (blelloch.h)
-//   clear    the root, which holds the segment's total, becomes 0
-//   down     strides tree/2, ..., 2, 1: the same pairs, in reverse, push prefixes down
+//            (your thread_element says which, your padded_index where); leaves
+//            past the segment's end get 0
+//   scan     your blelloch_scan_tree: up-sweep, clear the root, down-sweep
 //   store    the same threads move the results back to global memory
 //
-// Cost per segment: 2(tree - 1) additions in 2 log2(tree) steps; L ints read and
-// L ints written. Every shared-memory index comes from the per-thread steps of
-// blelloch.h, which the CPU model (model.cu) runs too, in this order.
+// Cost per segment: L ints read and L ints written, and what your scan does
+// (the work-efficient scan: 2(tree - 1) additions in 2 log2(tree) steps).
 //
-// Three things make it faster without changing a single shared-memory access
-// (so the model's counts stay exact): each block stays resident and walks over
-// segments, reading the next one's two values per thread into registers while
-// it scans the current one (the global loads' latency hides behind the sweeps);
-// the steps of the sweeps that involve 32 threads or fewer run in warp 0 alone,
-// ordered by __syncwarp() instead of a block-wide barrier; and the sweeps of a
-// full tile are unrolled, so every stride is a constant.
+// Each block stays resident and walks over segments, reading the next one's
+// two values per thread into registers while your scan works on the current
+// one, so the global loads' latency hides behind the sweeps.
 //
 //   build/<src>/03-blelloch/harness --list
 //   build/<src>/03-blelloch/harness --variant blelloch_padded --case n2^24 --check
@@ -38,41 +31,6 @@
 #include "harness.h"
 
 #include "blelloch.cu"
-
-// Up-sweep, root, down-sweep of the tree in temp. Called with tree = TILE (a
-// constant: the loops unroll) or with the segment's smaller tree.
-//
-// The barrier before each step: while the step, or the one before it, has more
-// than 32 threads, they span several warps and every warp must wait at
-// __syncthreads(). From there on (the top of the tree) they are all in warp 0,
-// whose __syncwarp() is a barrier and a memory fence for its lanes; the other
-// warps skip those steps and go on to the next __syncthreads(). The condition is
-// the same in every thread, so the whole block reaches every __syncthreads().
-static __device__ __forceinline__ void hx_sweeps(int layout, unsigned *temp, int t, int tree) {
-#pragma unroll
-  for (int stride = 1, active = tree / 2; active > 0; stride *= 2, active /= 2) {
-    if (2 * active > WARP) { // the step before (or the load) had up to 2 * active threads
-      __syncthreads();
-      if (t < active) up_sweep_step(layout, temp, t, stride);
-    } else if (t < WARP) {
-      __syncwarp();
-      if (t < active) up_sweep_step(layout, temp, t, stride);
-    }
-  }
-  // The last up-sweep step was thread 0's, which wrote the root itself: no barrier.
-  if (t == 0) clear_root(layout, temp, tree);
-#pragma unroll
-  for (int stride = tree / 2, active = 1; stride > 0; stride /= 2, active *= 2) {
-    if (active > WARP) { // the step before had active / 2 threads
-      __syncthreads();
-      if (t < active) down_sweep_step(layout, temp, t, stride);
-    } else if (t < WARP) {
-      __syncwarp();
-      if (t < active) down_sweep_step(layout, temp, t, stride);
-    }
-  }
-  __syncthreads(); // every step is written before the store reads it
-}
 
 static __device__ __forceinline__ int hx_segment_length(size_t n, size_t seg, int seg_len) {
   size_t base = seg * (size_t)seg_len;
@@ -112,8 +70,8 @@ static __device__ __forceinline__ void hx_scan_segments(int layout, const int *i
       v0 = read_element(ahead, hx_segment_length(n, next, seg_len), e0);
       v1 = read_element(ahead, hx_segment_length(n, next, seg_len), e1);
     }
-    if (tree == TILE) hx_sweeps(layout, temp, t, TILE);
-    else hx_sweeps(layout, temp, t, tree);
+    if (tree == TILE) blelloch_scan_tree(layout, temp, TILE); // a constant: your loops may unroll
+    else blelloch_scan_tree(layout, temp, tree);
     int *dst = out + seg * (size_t)seg_len;
     store_element(layout, temp, dst, len, e0);
     store_element(layout, temp, dst, len, e1);
@@ -141,23 +99,24 @@ extern "C" __global__ void HX_SCAN_BOUNDS blelloch_gems16(const int *in, int *ou
 
 // ---------------------------------------------------------------- course reference, not a task
 //
-// blelloch_thread_totals: how the same tree gets near copy speed. Each of 256
-// threads owns 8 consecutive elements of the segment, scans them in registers
-// (7 additions, no barrier), and the Blelloch tree runs over the 256 thread
-// totals only: 8 times fewer leaves, 16 steps instead of 22, most of them in
-// warp 0. Each thread then adds its total's exclusive prefix to its 8 values.
-// Shared memory holds 256 words: the tree uses element i in word i (no
-// padding; at this size its conflicts cost little next to the memory traffic).
+// blelloch_thread_totals: how a block scan gets near copy speed. Each of 256
+// threads owns 8 consecutive elements of the segment and scans them in
+// registers (7 additions, no barrier); only the 256 thread totals are scanned
+// in parallel: 5 shuffle steps in each warp, one barrier to publish the 8 warp
+// totals, then each thread adds the totals of the warps before its own. Each
+// thread then adds its exclusive prefix to its 8 values. (Not a Blelloch tree:
+// with 8 elements a thread the parallel part is so small that the shape of its
+// scan hardly matters; lecture 02 explains why by Brent's bound.)
 // Global memory: two 16-byte loads and stores per thread when the segment
 // starts on a 16-byte boundary (L a multiple of 4), else scalar accesses.
-// Cost per segment: 2 * 255 tree additions + 16 per thread; L ints read and written.
+// Cost per segment: 8 + 5 + 8 additions a thread; L ints read and written.
 enum { HX_TT_ITEMS = 8, HX_TT_THREADS = TILE / HX_TT_ITEMS };
 
 extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_totals(const int *in, int *out, size_t n,
                                                                                 int seg_len, int tree) {
-  (void)tree; // the thread-totals tree always has HX_TT_THREADS leaves
-  __shared__ unsigned temp[HX_TT_THREADS];
-  const int t = threadIdx.x, first = t * HX_TT_ITEMS;
+  (void)tree; // this variant scans the 256 thread totals with shuffles, not with a tree
+  __shared__ unsigned warp_total[HX_TT_THREADS / WARP];
+  const int t = threadIdx.x, first = t * HX_TT_ITEMS, lane = t % WARP, warp = t / WARP;
   const bool vec = seg_len % 4 == 0; // every segment then starts 16-byte aligned (cudaMalloc aligns the array)
   size_t segments = (n + (size_t)seg_len - 1) / (size_t)seg_len;
   for (size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
@@ -178,10 +137,19 @@ extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_tota
       x[j] = total;
       total += v;
     }
-    __syncthreads(); // the previous segment's last reads of temp are done
-    temp[t] = total;
-    hx_sweeps(LAYOUT_NONE, temp, t, HX_TT_THREADS); // temp[t] = the totals of threads 0..t-1 (ends with a barrier)
-    unsigned before = temp[t];
+    unsigned inc = total; // this warp's thread totals 0..lane
+#pragma unroll
+    for (int d = 1; d < WARP; d *= 2) {
+      unsigned up = __shfl_up_sync(0xffffffffu, inc, d);
+      if (lane >= d) inc += up;
+    }
+    __syncthreads(); // the previous segment's reads of warp_total are done
+    if (lane == WARP - 1) warp_total[warp] = inc;
+    __syncthreads(); // every warp total is written before any is read
+    unsigned before = __shfl_up_sync(0xffffffffu, inc, 1); // the totals of this warp's lanes before this one
+    if (lane == 0) before = 0;
+#pragma unroll
+    for (int w = 0; w < HX_TT_THREADS / WARP; w++) before += w < warp ? warp_total[w] : 0u;
     int *dst = out + seg * (size_t)seg_len;
     if (vec && first + HX_TT_ITEMS <= len) {
       *(int4 *)(dst + first) = make_int4((int)(x[0] + before), (int)(x[1] + before), (int)(x[2] + before),

@@ -1,8 +1,10 @@
 // model.cu: the CPU model of assignment 03. Needs no GPU and makes no CUDA call.
 //
 // Built with your blelloch.cu (`make build/starter/03-blelloch/model`), it runs
-// the per-thread steps of blelloch.h, the same functions the kernel runs, and
-// answers three questions about your padded_index, thread_element and tree_size:
+// the standard sweep's per-thread steps (below) with your padded_index,
+// thread_element and tree_size, and answers four questions about them (your
+// blelloch_scan_tree runs only on a GPU: its correctness is the harness's
+// check, and ncu counts its bank conflicts):
 //
 //   banks     For every shared-memory access of the kernel (the two loads, each
 //             up-sweep and down-sweep step, the root, the two stores), group the
@@ -16,9 +18,10 @@
 //             stores: each warp's access must touch the fewest 32-byte sectors
 //             its ints fit in (task 2).
 //   tree      tree_size(L) is the smallest tree that works, for every L (task 3).
-//   simulate  Runs the kernel's steps one thread at a time on the CPU for every
-//             segment length 1..2048 (and a short last segment of each) and
-//             compares the result with scan_cpu_i32.
+//   simulate  Runs the standard sweep one thread at a time on the CPU, with
+//             your layout functions, for every segment length 1..2048 (and a
+//             short last segment of each), and compares the result with
+//             scan_cpu_i32: the layout functions keep every element apart.
 //
 // It speaks the harness protocol, so the grader runs it like a harness:
 //   model --list
@@ -48,6 +51,34 @@
 // The model's own names live in a namespace: the student's file above shares
 // this translation unit and may define helpers called emit or measure.
 namespace hx_model {
+
+// ---------------------------------------------------------------- the standard sweep
+
+// The accesses of the standard Blelloch sweep, one thread's step at a time: at
+// stride s (1, 2, 4, ..., tree/2) thread t < tree/(2s) combines the pair
+// (left, right) = (s(2t+1) - 1, s(2t+2) - 1). Your blelloch_scan_tree must make
+// these accesses (the handout says so); the model counts their bank conflicts
+// with your padded_index, and on a GPU ncu counts your kernel's.
+static int sweep_left(int t, int stride) { return stride * (2 * t + 1) - 1; }
+static int sweep_right(int t, int stride) { return stride * (2 * t + 2) - 1; }
+
+// Up-sweep at one stride: the right node becomes the sum of both subtrees.
+static void up_sweep_step(int layout, unsigned *temp, int t, int stride) {
+  temp[shared_word(layout, sweep_right(t, stride))] += temp[shared_word(layout, sweep_left(t, stride))];
+}
+
+// Between the sweeps: the root takes the identity, 0 (this makes the scan exclusive).
+static void clear_root(int layout, unsigned *temp, int tree) { temp[shared_word(layout, tree - 1)] = 0; }
+
+// Down-sweep at one stride: the left subtree gets the prefix in the right node,
+// the right subtree that prefix plus the left subtree's total. Both words are
+// read before either is written: two loads and two stores.
+static void down_sweep_step(int layout, unsigned *temp, int t, int stride) {
+  int a = shared_word(layout, sweep_left(t, stride)), b = shared_word(layout, sweep_right(t, stride));
+  unsigned left_total = temp[a], prefix = temp[b];
+  temp[a] = prefix;
+  temp[b] = prefix + left_total;
+}
 
 // ---------------------------------------------------------------- the layout's words
 
