@@ -21,9 +21,7 @@ static __global__ void LS_BOUNDS fault_reverse_tiles(const unsigned *in, unsigne
   int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
   uint4 v[LS_VECS];
   ls_load_tile(in, base, valid, s_vec, v);
-  unsigned mine = 0;
-  for (int j = 0; j < LS_VECS; j++) mine += ls_vec_sum(v[j]);
-  unsigned aggregate, before = ls_block_exclusive(mine, s_warp, &aggregate);
+  unsigned aggregate, before = ls_block_exclusive(ls_thread_total(v), s_warp, &aggregate);
   if (threadIdx.x < 32) {
     unsigned prefix = ls_look_back(LS_PACKED, (unsigned *)((ls_header *)work + 1), tile, s_epoch, aggregate);
     if (threadIdx.x == 0) s_prefix = prefix;
