@@ -10,7 +10,7 @@
 //   lookback_acqrel     the same with flag and value in separate 32-bit words,
 //                       ordered by st.release / ld.acquire.
 //   hierarchical        scan the tiles, scan the tile sums recursively, add the
-//                       scanned sums back: 4n elements moved, 3 launches a level.
+//                       scanned sums back: 4n elements moved, 2 launches a level.
 //   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
 //                       n / 4096), scan each tile again starting from its sum: 3n.
 //   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
@@ -29,7 +29,7 @@
 
 // 256 threads x 16 consecutive elements: a tile of 4096 (16 KiB). 16 elements
 // a thread are four 16-byte loads in flight per thread, enough to cover DRAM
-// latency on an H100 with 4 blocks per SM; the 4096-element tile keeps the
+// latency on an H100 with 4 or more blocks per SM; the 4096-element tile keeps the
 // look-back short (2^24 elements are 4096 tiles) and the status array small.
 enum {
   LS_THREADS = 256,
@@ -53,8 +53,8 @@ static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
 // Shared-memory position of vector c (0..1023) of a tile. Loads write vector
 // j * 256 + t (8 consecutive threads: 8 consecutive vectors); the scan reads
 // vectors 4t .. 4t + 3. A 16-byte access is served 8 threads at a time, so 8
-// threads must fall in 8 different 16-byte bank groups: XOR-ing c with bits 3..5
-// permutes each aligned group of 8 (the loads stay conflict-free) and sends the
+// threads must fall in 8 different 16-byte bank groups: XOR-ing c's low three
+// bits with its bits 3..5 permutes each aligned group of 8 (the loads stay conflict-free) and sends the
 // vectors 4t + j of 8 consecutive threads to 8 different groups.
 static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) & 7); }
 
