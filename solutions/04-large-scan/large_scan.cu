@@ -54,8 +54,9 @@ static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
 // j * 256 + t (8 consecutive threads: 8 consecutive vectors); the scan reads
 // vectors 4t .. 4t + 3. A 16-byte access is served 8 threads at a time, so 8
 // threads must fall in 8 different 16-byte bank groups: XOR-ing c's low three
-// bits with its bits 3..5 permutes each aligned group of 8 (the loads stay conflict-free) and sends the
-// vectors 4t + j of 8 consecutive threads to 8 different groups.
+// bits with its bits 3..5 permutes each aligned group of 8 (the loads stay
+// conflict-free) and sends the vectors 4t + j of 8 consecutive threads to 8
+// different groups.
 static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) & 7); }
 
 // Tile `base` of in, `valid` elements (the rest read as 0), into v: thread t
