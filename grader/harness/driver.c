@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compact_cpu.h"
 #include "prng.h"
 #include "result.h"
 #include "scan_cpu.h"
@@ -126,6 +127,8 @@ uint32_t *hx_random_uints(uint64_t seed, size_t n, uint32_t lo, uint32_t hi) {
 void hx_scan_cpu(const int32_t *in, int32_t *out, size_t n, size_t seg_len, int exclusive) {
   scan_cpu_i32(in, out, n, seg_len, exclusive ? SCAN_EXCLUSIVE : SCAN_INCLUSIVE);
 }
+
+size_t hx_find_repeats_cpu(const uint32_t *a, size_t n, uint32_t *indices) { return compact_cpu_repeats(a, n, indices); }
 
 hx_output *hx_add_output(hx_io *io, const char *name, hx_type type, void *d, const void *expect, size_t count) {
   if (io->n_out == HX_MAX_OUTPUTS) hx_die(3, "more than %d outputs", HX_MAX_OUTPUTS);

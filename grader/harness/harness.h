@@ -173,6 +173,10 @@ uint32_t *hx_random_uints(uint64_t seed, size_t n, uint32_t lo, uint32_t hi);
  * each segment of seg_len elements (0: one segment) scanned on its own. */
 void hx_scan_cpu(const int32_t *in, int32_t *out, size_t n, size_t seg_len, int exclusive);
 
+/* The course's one CPU find_repeats (grader/lib/compact_cpu.c): writes every i
+ * with a[i] == a[i + 1] to indices, in increasing order; returns their count. */
+size_t hx_find_repeats_cpu(const uint32_t *a, size_t n, uint32_t *indices);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,6 +104,11 @@ extra_03-blelloch() {
   done
 }
 
+# Assignments that keep their extra checks in a file of their own (gpu-tier-NN.sh).
+for extra in grader/tests/gpu-tier-*.sh; do
+  [ -f "$extra" ] && source "$extra"
+done
+
 for a in "${assignments[@]}"; do
   echo
   echo "== $a"

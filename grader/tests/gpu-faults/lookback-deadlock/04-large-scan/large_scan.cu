@@ -1,0 +1,39 @@
+// large_scan.cu: GPU-tier fault "lookback-deadlock" (grader/tests/gpu-tier.sh):
+// the 04 solution, with exclusive_scan replaced by a look-back whose tile comes
+// from blockIdx.x, in reverse, instead of from the ticket.
+#define exclusive_scan exclusive_scan_solution
+#include "../../../../../solutions/04-large-scan/large_scan.cu"
+#undef exclusive_scan
+
+// Block b scans tile tiles - 1 - b. The GPU starts blocks roughly in blockIdx
+// order, so the blocks that start first own the last tiles and wait for tiles
+// whose blocks cannot start until a running block ends. With more tiles than
+// fit on the GPU at once (2^24 elements: 4096 tiles) it never ends, and the
+// grader must kill it at the time limit and go on; with few tiles (n65535: 16)
+// every block is resident and the scan is right.
+static __global__ void LS_BOUNDS fault_reverse_tiles(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+                                                     void *work) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS], s_tile, s_epoch, s_prefix;
+  ls_take_ticket((ls_header *)work, tiles, &s_tile, &s_epoch); // for the epoch; the ticket's tile is ignored
+  unsigned tile = tiles - 1 - blockIdx.x;
+  size_t base = (size_t)tile * LS_TILE;
+  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  uint4 v[LS_VECS];
+  ls_load_tile(in, base, valid, s_vec, v);
+  unsigned aggregate, before = ls_block_exclusive(ls_thread_total(v), s_warp, &aggregate);
+  if (threadIdx.x < 32) {
+    unsigned prefix = ls_look_back(LS_PACKED, (unsigned *)((ls_header *)work + 1), tile, s_epoch, aggregate);
+    if (threadIdx.x == 0) s_prefix = prefix;
+  }
+  __syncthreads(); // the prefix is in shared memory before anyone reads it
+  ls_thread_exclusive(v, s_prefix + before);
+  ls_store_tile(out, base, valid, s_vec, v);
+}
+
+cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  if (n == 0) return cudaSuccess;
+  unsigned tiles = (unsigned)ls_tiles(n);
+  fault_reverse_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, tiles, d_work);
+  return cudaGetLastError();
+}

@@ -1,0 +1,371 @@
+// large_scan.cu (solution, assignment 04): device-wide exclusive scans of up to
+// 2^28 unsigned ints, and find_repeats as a stream compaction on the same scan.
+//
+// Versions (the harness's variant table names them by these slugs):
+//   decoupled_lookback  exclusive_scan: one pass. Each block takes a tile id from
+//                       an atomic counter, scans its tile, publishes the tile's
+//                       sum in one 64-bit status word (flag + value), and looks
+//                       back over its predecessors' words, 32 at a time, until
+//                       it meets an inclusive prefix. 2n elements moved.
+//   lookback_acqrel     the same with flag and value in separate 32-bit words,
+//                       ordered by st.release / ld.acquire.
+//   hierarchical        scan the tiles, scan the tile sums recursively, add the
+//                       scanned sums back: 4n elements moved, 2 launches a level.
+//   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
+//                       n / 4096), scan each tile again starting from its sum: 3n.
+//   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
+//                       set flag's index scattered to its scanned position: n read.
+//
+// Layers, as in CUB: tile loading and storing (through shared memory, so that
+// global accesses are 16-byte vectors and coalesced), the block scan (warp
+// shuffles, then the 8 warp totals), the look-back (one warp: lookback.cuh),
+// the kernels, and the host entry points, which only launch and return errors.
+#include <stdint.h>
+
+#include "large_scan.h"
+#include "lookback.cuh" // the tile status, its memory accesses and the look-back
+
+// ---------------------------------------------------------------- tile shape
+
+// 256 threads x 16 consecutive elements: a tile of 4096 (16 KiB). 16 elements
+// a thread are four 16-byte loads in flight per thread, enough to cover DRAM
+// latency on an H100 with 4 or more blocks per SM; the 4096-element tile keeps the
+// look-back short (2^24 elements are 4096 tiles) and the status array small.
+enum {
+  LS_THREADS = 256,
+  LS_ITEMS = 16,
+  LS_TILE = LS_THREADS * LS_ITEMS,
+  LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
+  LS_WARPS = LS_THREADS / 32,
+};
+
+// Returns the first CUDA error of a call or a launch to the caller.
+#define LS_TRY(call)                                                                                                   \
+  do {                                                                                                                 \
+    cudaError_t ls_err_ = (call);                                                                                      \
+    if (ls_err_ != cudaSuccess) return ls_err_;                                                                        \
+  } while (0)
+
+static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
+
+// ---------------------------------------------------------------- loading and storing a tile
+
+// Shared-memory position of vector c (0..1023) of a tile. Loads write vector
+// j * 256 + t (8 consecutive threads: 8 consecutive vectors); the scan reads
+// vectors 4t .. 4t + 3. A 16-byte access is served 8 threads at a time, so 8
+// threads must fall in 8 different 16-byte bank groups: XOR-ing c's low three
+// bits with its bits 3..5 permutes each aligned group of 8 (the loads stay
+// conflict-free) and sends the vectors 4t + j of 8 consecutive threads to 8
+// different groups.
+static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) & 7); }
+
+// Tile `base` of in, `valid` elements (the rest read as 0), into v: thread t
+// gets elements 16t .. 16t + 15 as four vectors. Global loads are striped (a
+// warp reads 512 contiguous bytes an instruction); shared memory transposes.
+static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t base, int valid, uint4 *s_vec,
+                                                    uint4 v[LS_VECS]) {
+  int t = threadIdx.x;
+  if (valid == LS_TILE) {
+    const uint4 *src = (const uint4 *)(in + base);
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) v[j] = src[j * LS_THREADS + t];
+  } else {
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) {
+      int e = (j * LS_THREADS + t) * 4;
+      v[j].x = e + 0 < valid ? in[base + e + 0] : 0;
+      v[j].y = e + 1 < valid ? in[base + e + 1] : 0;
+      v[j].z = e + 2 < valid ? in[base + e + 2] : 0;
+      v[j].w = e + 3 < valid ? in[base + e + 3] : 0;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(j * LS_THREADS + t)] = v[j];
+  __syncthreads(); // every vector is in shared memory before any thread reads its 16
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(t * LS_VECS + j)];
+}
+
+// The inverse: thread t's 16 results v into out's tile, the same way back.
+static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base, int valid, uint4 *s_vec,
+                                                     const uint4 v[LS_VECS]) {
+  int t = threadIdx.x;
+  __syncthreads(); // every thread has read its input vectors before any is overwritten
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(t * LS_VECS + j)] = v[j];
+  __syncthreads(); // every result is in shared memory before the striped reads
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    int c = j * LS_THREADS + t;
+    uint4 r = s_vec[ls_swizzle(c)];
+    if (valid == LS_TILE) {
+      ((uint4 *)(out + base))[c] = r;
+    } else {
+      int e = c * 4;
+      if (e + 0 < valid) out[base + e + 0] = r.x;
+      if (e + 1 < valid) out[base + e + 1] = r.y;
+      if (e + 2 < valid) out[base + e + 2] = r.z;
+      if (e + 3 < valid) out[base + e + 3] = r.w;
+    }
+  }
+}
+
+// The sum of a thread's 16 elements.
+static __device__ __forceinline__ unsigned ls_thread_total(const uint4 v[LS_VECS]) {
+  unsigned sum = 0;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) sum += v[j].x + v[j].y + v[j].z + v[j].w;
+  return sum;
+}
+
+// ---------------------------------------------------------------- block scan
+
+// Exclusive scan of one value per thread over the block; *total gets the sum
+// of all 256. Five shuffle steps in each warp, one barrier, then each thread
+// adds the totals of the warps before its own (8 broadcast reads).
+static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsigned *s_warp, unsigned *total) {
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  unsigned inc = x;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    unsigned y = __shfl_up_sync(LS_FULL_MASK, inc, d);
+    if (lane >= d) inc += y;
+  }
+  if (lane == 31) s_warp[warp] = inc;
+  __syncthreads(); // the 8 warp totals are written before any thread reads them
+  unsigned before = 0, all = 0;
+#pragma unroll
+  for (int w = 0; w < LS_WARPS; w++) {
+    unsigned s = s_warp[w];
+    before += w < warp ? s : 0;
+    all += s;
+  }
+  *total = all;
+  return before + inc - x;
+}
+
+// The 16 exclusive results of a thread whose elements are v and whose first
+// element's prefix is `prefix`.
+static __device__ __forceinline__ void ls_thread_exclusive(uint4 v[LS_VECS], unsigned prefix) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    uint4 a = v[j];
+    v[j].x = prefix;
+    v[j].y = prefix += a.x;
+    v[j].z = prefix += a.y;
+    v[j].w = prefix += a.z;
+    prefix += a.w;
+  }
+}
+
+// ---------------------------------------------------------------- kernels
+
+// What a look-back kernel computes: a scan of the input, or find_repeats.
+enum ls_op { LS_SCAN, LS_REPEATS };
+
+// One block per tile, ids from the ticket. Per tile: 4096 elements read once
+// (16-byte loads); for a scan, 4096 written once; one 8-byte status slot
+// written twice; the look-back reads 32 slots per window.
+static __device__ __forceinline__ void ls_lookback_tile(int op, int layout, const unsigned *in, unsigned *out,
+                                                        unsigned *count, size_t n, unsigned tiles, void *work) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS], s_tile, s_epoch, s_prefix, s_next;
+  ls_header *h = (ls_header *)work;
+  unsigned *slots = (unsigned *)(h + 1);
+  ls_take_ticket(h, tiles, &s_tile, &s_epoch);
+  unsigned tile = s_tile, epoch = s_epoch;
+  if (tile >= tiles) return; // a workspace that broke its contract: never read outside the arrays
+  size_t base = (size_t)tile * LS_TILE;
+  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  int t = threadIdx.x;
+  if (op == LS_REPEATS && t == LS_THREADS - 1) s_next = base + LS_TILE < n ? in[base + LS_TILE] : 0;
+  uint4 v[LS_VECS];
+  ls_load_tile(in, base, valid, s_vec, v); // its barrier also publishes s_next
+  if (op == LS_REPEATS) {
+    // Element 16t + k is flagged when it equals the next one (a neighbour's
+    // first element, or the next tile's) and that one exists.
+    unsigned next = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : s_next;
+    size_t first = base + (size_t)t * LS_ITEMS;
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) {
+      unsigned after = j < LS_VECS - 1 ? v[j + 1].x : next;
+      size_t i = first + 4 * j;
+      uint4 f;
+      f.x = i + 1 < n && v[j].x == v[j].y;
+      f.y = i + 2 < n && v[j].y == v[j].z;
+      f.z = i + 3 < n && v[j].z == v[j].w;
+      f.w = i + 4 < n && v[j].w == after;
+      v[j] = f;
+    }
+  }
+  unsigned mine = ls_thread_total(v);
+  unsigned aggregate;
+  unsigned before = ls_block_exclusive(mine, s_warp, &aggregate);
+  if (t < 32) {
+    unsigned prefix = ls_look_back(layout, slots, tile, epoch, aggregate);
+    if (t == 0) {
+      s_prefix = prefix;
+      if (op == LS_REPEATS && tile == tiles - 1) *count = prefix + aggregate; // the last tile knows the total
+    }
+  }
+  __syncthreads(); // the tile's prefix is in shared memory before anyone reads it
+  if (op == LS_SCAN) {
+    ls_thread_exclusive(v, s_prefix + before);
+    ls_store_tile(out, base, valid, s_vec, v);
+  } else {
+    // Scatter: each flagged element's index goes to its position in the scan.
+    unsigned pos = s_prefix + before;
+    unsigned first = (unsigned)(base + (size_t)t * LS_ITEMS);
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) {
+      unsigned f[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
+#pragma unroll
+      for (int k = 0; k < 4; k++)
+        if (f[k]) out[pos++] = first + 4 * j + k;
+    }
+  }
+}
+
+// At most 64 registers a thread, so 4 blocks (1024 threads) fit on each SM.
+#define LS_BOUNDS __launch_bounds__(LS_THREADS, 4)
+
+static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+                                                void *work) {
+  ls_lookback_tile(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, work);
+}
+static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+                                                 void *work) {
+  ls_lookback_tile(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, work);
+}
+static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
+                                            unsigned tiles, void *work) {
+  ls_lookback_tile(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, work);
+}
+
+// Block b scans tile b on its own, adds carry[b] when carry is given, and
+// writes the tile's sum to sums[b] when sums is given. 4096 read, 4096 written.
+static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
+                                               const unsigned *carry) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS];
+  size_t base = (size_t)blockIdx.x * LS_TILE;
+  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  uint4 v[LS_VECS];
+  ls_load_tile(in, base, valid, s_vec, v);
+  unsigned mine = ls_thread_total(v);
+  unsigned total, before = ls_block_exclusive(mine, s_warp, &total);
+  if (sums && threadIdx.x == 0) sums[blockIdx.x] = total;
+  ls_thread_exclusive(v, before + (carry ? carry[blockIdx.x] : 0));
+  ls_store_tile(out, base, valid, s_vec, v);
+}
+
+// Block b writes the sum of tile b to sums[b]: 4096 read, 4 bytes written.
+static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, unsigned *sums) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS];
+  size_t base = (size_t)blockIdx.x * LS_TILE;
+  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  uint4 v[LS_VECS];
+  ls_load_tile(in, base, valid, s_vec, v); // the transpose is not needed for a sum, but keeps one load path
+  unsigned mine = ls_thread_total(v);
+  unsigned total;
+  ls_block_exclusive(mine, s_warp, &total);
+  if (threadIdx.x == 0) sums[blockIdx.x] = total;
+}
+
+// out[i] += carry[i / 4096], four elements a thread (16-byte accesses).
+static __global__ void ls_add_carry(unsigned *out, size_t n, const unsigned *carry) {
+  size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x, e = v * 4;
+  if (e >= n) return;
+  unsigned c = carry[e / LS_TILE]; // 4 divides 4096: the four share a tile
+  if (e + 4 <= n) {
+    uint4 *p = (uint4 *)out + v;
+    uint4 a = *p;
+    a.x += c, a.y += c, a.z += c, a.w += c;
+    *p = a;
+  } else {
+    for (size_t i = e; i < n; i++) out[i] += c;
+  }
+}
+
+// ---------------------------------------------------------------- host: workspace
+
+// Words of tile sums at every level of the hierarchy for n elements, each
+// level rounded up to 4 words so the next level's vectors stay aligned.
+static size_t ls_level_words(size_t n) {
+  size_t words = 0;
+  for (size_t m = n; m > LS_TILE; m = ls_tiles(m)) words += (ls_tiles(m) + 3) & ~(size_t)3;
+  return words;
+}
+
+static size_t ls_lookback_bytes(size_t n) { return sizeof(ls_header) + 8 * ls_tiles(n); }
+
+size_t exclusive_scan_workspace(size_t n) {
+  size_t a = ls_lookback_bytes(n), b = 4 * ls_level_words(n);
+  return a > b ? a : b;
+}
+
+size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n); }
+
+static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
+
+// ---------------------------------------------------------------- host: entry points
+
+static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *out, size_t n, void *work) {
+  if (n == 0) return cudaSuccess;
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(in) || ls_misaligned(out) || ls_misaligned(work))
+    return cudaErrorInvalidValue;
+  unsigned tiles = (unsigned)ls_tiles(n);
+  if (layout == LS_PACKED) ls_scan_packed<<<tiles, LS_THREADS>>>(in, out, n, tiles, work);
+  else ls_scan_acq_rel<<<tiles, LS_THREADS>>>(in, out, n, tiles, work);
+  return cudaGetLastError();
+}
+
+cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  return ls_lookback_scan(LS_PACKED, d_in, d_out, n, d_work);
+}
+
+cudaError_t exclusive_scan_lookback_acqrel(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  return ls_lookback_scan(LS_ACQ_REL, d_in, d_out, n, d_work);
+}
+
+// Scans tiles with their sums in sums[0..tiles), scans those in place one level
+// up (recursion depth: 3 at 2^28), and adds them back.
+cudaError_t exclusive_scan_hierarchical(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  if (n == 0) return cudaSuccess;
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_out) || ls_misaligned(d_work))
+    return cudaErrorInvalidValue;
+  unsigned tiles = (unsigned)ls_tiles(n);
+  unsigned *sums = (unsigned *)d_work;
+  ls_scan_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, tiles > 1 ? sums : NULL, NULL);
+  LS_TRY(cudaGetLastError());
+  if (tiles == 1) return cudaSuccess;
+  LS_TRY(exclusive_scan_hierarchical(sums, sums, tiles, sums + ((tiles + 3) & ~3u)));
+  unsigned vectors = (unsigned)((n + 3) / 4);
+  ls_add_carry<<<(vectors + 255) / 256, 256>>>(d_out, n, sums);
+  return cudaGetLastError();
+}
+
+// Sums the tiles, scans the sums (hierarchically), scans each tile from its sum.
+cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  if (n == 0) return cudaSuccess;
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_out) || ls_misaligned(d_work))
+    return cudaErrorInvalidValue;
+  unsigned tiles = (unsigned)ls_tiles(n);
+  unsigned *sums = (unsigned *)d_work;
+  if (tiles > 1) {
+    ls_reduce_tiles<<<tiles, LS_THREADS>>>(d_in, n, sums);
+    LS_TRY(cudaGetLastError());
+    LS_TRY(exclusive_scan_hierarchical(sums, sums, tiles, sums + ((tiles + 3) & ~3u)));
+  }
+  ls_scan_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, NULL, tiles > 1 ? sums : NULL);
+  return cudaGetLastError();
+}
+
+cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
+  if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
+  unsigned tiles = (unsigned)ls_tiles(n);
+  ls_repeats<<<tiles, LS_THREADS>>>(d_in, d_indices, d_count, n, tiles, d_work);
+  return cudaGetLastError();
+}
