@@ -2,7 +2,7 @@
 //
 // Built with your blelloch.cu (`make build/starter/03-blelloch/model`), it runs
 // the standard sweep's per-thread steps (below) with your padded_index,
-// thread_element and tree_size, and answers four questions about them (your
+// thread_element and tree_size, and answers three questions about them (your
 // blelloch_scan_tree runs only on a GPU: its correctness is the harness's
 // check, and ncu counts its bank conflicts):
 //
@@ -18,14 +18,10 @@
 //             stores: each warp's access must touch the fewest 32-byte sectors
 //             its ints fit in (task 2).
 //   tree      tree_size(L) is the smallest tree that works, for every L (task 3).
-//   simulate  Runs the standard sweep one thread at a time on the CPU, with
-//             your layout functions, for every segment length 1..2048 (and a
-//             short last segment of each), and compares the result with
-//             scan_cpu_i32: the layout functions keep every element apart.
 //
 // It speaks the harness protocol, so the grader runs it like a harness:
 //   model --list
-//   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,coalescing,tree,simulate]
+//   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,coalescing,tree]
 //         [--seed S] [--check] [--result-fd FD]
 // The tables go to stdout; one result line per case goes to the result fd:
 // n = rows (or lengths) examined, mismatches = how many failed, first_bad = the
@@ -42,9 +38,7 @@
 #include "banks.h"
 #include "blelloch.h"
 #include "cli.h"
-#include "prng.h"
 #include "result.h"
-#include "scan_cpu.h"
 
 #include "blelloch.cu"
 
@@ -62,23 +56,6 @@ namespace hx_model {
 static int sweep_left(int t, int stride) { return stride * (2 * t + 1) - 1; }
 static int sweep_right(int t, int stride) { return stride * (2 * t + 2) - 1; }
 
-// Up-sweep at one stride: the right node becomes the sum of both subtrees.
-static void up_sweep_step(int layout, unsigned *temp, int t, int stride) {
-  temp[shared_word(layout, sweep_right(t, stride))] += temp[shared_word(layout, sweep_left(t, stride))];
-}
-
-// Between the sweeps: the root takes the identity, 0 (this makes the scan exclusive).
-static void clear_root(int layout, unsigned *temp, int tree) { temp[shared_word(layout, tree - 1)] = 0; }
-
-// Down-sweep at one stride: the left subtree gets the prefix in the right node,
-// the right subtree that prefix plus the left subtree's total. Both words are
-// read before either is written: two loads and two stores.
-static void down_sweep_step(int layout, unsigned *temp, int t, int stride) {
-  int a = shared_word(layout, sweep_left(t, stride)), b = shared_word(layout, sweep_right(t, stride));
-  unsigned left_total = temp[a], prefix = temp[b];
-  temp[a] = prefix;
-  temp[b] = prefix + left_total;
-}
 
 // ---------------------------------------------------------------- the layout's words
 
@@ -456,95 +433,8 @@ static void case_tree(outcome *o) {
   printf("\n");
 }
 
-// Runs the kernel's program for one segment on the CPU: each step's threads one
-// after another. That equals the GPU's result because within one step no thread
-// touches a word another thread touches (checked first: distinct words, each
-// element moved once), and the barriers between steps are the loop boundaries.
-static int simulate_one(int layout, const int32_t *in, int len, int tree, int32_t *out, char *why, size_t cap) {
-  static unsigned temp[SMEM_WORDS];
-  static int moved[TILE], owner[SMEM_WORDS];
-  int threads = block_threads(tree);
-  for (int w = 0; w < SMEM_WORDS; w++) owner[w] = -1;
-  for (int e = 0; e < tree; e++) {
-    int w = shared_word(layout, e);
-    if (w < 0 || w >= SMEM_WORDS) return snprintf(why, cap, "element %d goes to word %d, outside the array", e, w), 0;
-    if (owner[w] >= 0) return snprintf(why, cap, "elements %d and %d share word %d", owner[w], e, w), 0;
-    owner[w] = e;
-    moved[e] = 0;
-  }
-  for (int t = 0; t < threads; t++)
-    for (int k = 0; k < 2; k++) {
-      int e = moved_element(t, k, tree);
-      if (e >= 0 && moved[e]++) return snprintf(why, cap, "element %d is moved twice (thread %d, k=%d)", e, t, k), 0;
-    }
-  for (int e = 0; e < tree; e++)
-    if (!moved[e]) return snprintf(why, cap, "no thread moves element %d of a %d-leaf tree", e, tree), 0;
-
-  memset(temp, 0xA5, sizeof temp); // shared memory starts as garbage
-  for (int t = 0; t < threads; t++)
-    for (int k = 0; k < 2; k++) {
-      int e = moved_element(t, k, tree);
-      put_element(layout, temp, e, read_element(in, len, e));
-    }
-  for (int s = 1, active = tree / 2; active > 0; s *= 2, active /= 2) // main.cu's loops
-    for (int t = 0; t < active; t++) up_sweep_step(layout, temp, t, s);
-  clear_root(layout, temp, tree);
-  for (int s = tree / 2, active = 1; s > 0; s /= 2, active *= 2)
-    for (int t = 0; t < active; t++) down_sweep_step(layout, temp, t, s);
-  for (int t = 0; t < threads; t++)
-    for (int k = 0; k < 2; k++) store_element(layout, temp, out, len, moved_element(t, k, tree));
-  return 1;
-}
-
-static void case_simulate(int layout, uint64_t seed, outcome *o) {
-  printf("simulate: the kernel's steps run on the CPU for every segment length L = 1..%d, a full\n"
-         "segment and a short last one of (L + 1) / 2 elements, against scan_cpu_i32 (exclusive).\n",
-         (int)TILE);
-  static int32_t in[TILE], out[TILE], ref[TILE];
-  int shown = 0;
-  for (int len = 1; len <= TILE; len++) {
-    int tree = tree_size(len);
-    char why[160] = "";
-    int ok = 1;
-    if (tree < 2 || tree > TILE || (tree & (tree - 1)) || tree < len) {
-      snprintf(why, sizeof why, "tree_size(%d) = %d is not a power of two in [max(2, L), %d]", len, tree, (int)TILE);
-      ok = 0;
-    }
-    const int lens[2] = {len, (len + 1) / 2};
-    for (int v = 0; v < 2 && ok; v++) {
-      int n = lens[v];
-      prng_fill_i32(seed * 4099u + (uint64_t)len * 2 + (uint64_t)v, in, (size_t)n, -1000000, 1000000);
-      for (int i = 0; i < n; i++) out[i] = (int32_t)0xA5A5A5A5; // poisoned, like the harness's outputs
-      if (!simulate_one(layout, in, n, tree, out, why, sizeof why)) {
-        ok = 0;
-        break;
-      }
-      scan_cpu_i32(in, ref, (size_t)n, 0, SCAN_EXCLUSIVE);
-      for (int i = 0; i < n && ok; i++)
-        if (out[i] != ref[i]) {
-          snprintf(why, sizeof why, "segment of %d (tree %d): element %d is %d, want %d", n, tree, i, out[i], ref[i]);
-          ok = 0;
-        }
-    }
-    if (!ok) {
-      fail_at(o, len);
-      if (shown++ < 5) printf("  L = %d: %s\n", len, why);
-    }
-  }
-  o->n = TILE;
-  printf("simulate: %" PRIu64 " of %d lengths give a wrong scan\n", o->mismatches, (int)TILE);
-}
-
-// ---------------------------------------------------------------- main
-
-static const char *const CASE_NAMES[] = {"banks", "coalescing", "tree", "simulate"};
-static const char *const CASE_SUMMARIES[] = {
-    "worst bank conflict of every shared-memory access of every tree used (task 1)",
-    "each warp's global loads and stores touch the fewest 32-byte sectors (task 2)",
-    "tree_size(L) is the smallest power of two >= max(2, L) for every L (task 3)",
-    "the kernel's steps run on the CPU match scan_cpu_i32 for L = 1..2048",
-};
-enum { N_CASES = 4 };
+static const char *const CASE_NAMES[] = {"banks", "coalescing", "tree"};
+enum { N_CASES = 3 };
 
 static double now_ms(void) {
   struct timespec ts;
@@ -585,10 +475,9 @@ static int model_main(int argc, char **argv) {
     return 2;
   }
   if (o.list) {
-    printf("03-blelloch model: variants\n");
-    for (int v = 0; v < LAYOUT_COUNT; v++) printf("  %-28s %s\n", LAYOUTS[v].slug, LAYOUTS[v].summary);
-    printf("cases\n");
-    for (int c = 0; c < N_CASES; c++) printf("  %-28s %s\n", CASE_NAMES[c], CASE_SUMMARIES[c]);
+    printf("assignment 03-blelloch-model\n"); /* the harness protocol's --list (docs/grading.md) */
+    for (int v = 0; v < LAYOUT_COUNT; v++) printf("variant %s %s\n", LAYOUTS[v].slug, LAYOUTS[v].summary);
+    for (int c = 0; c < N_CASES; c++) printf("case %s 0 1 1 0\n", CASE_NAMES[c]);
     return 0;
   }
   int layout = 0;
@@ -626,8 +515,7 @@ static int model_main(int argc, char **argv) {
     switch (cases[i]) {
     case 0: case_banks(layout, &out); break;
     case 1: case_coalescing(&out); break;
-    case 2: case_tree(&out); break;
-    default: case_simulate(layout, seed, &out); break;
+    default: case_tree(&out); break;
     }
     double ms = now_ms() - t0;
     if (!(ms > 1e-6)) ms = 1e-6;
