@@ -109,6 +109,11 @@ extern "C" __global__ void warp_shfl_block_scan(const int *in, int *out, int L) 
   for (int j = 1; j < SHFL_ITEMS; j++) x[j] += x[j - 1]; // the thread's own inclusive scan
   const int total = x[SHFL_ITEMS - 1];
   const int upto_thread = warp_inclusive_scan(total, lane); // this warp's threads 0..lane
+  // The exclusive prefix is the inclusive one shifted up by one lane, not
+  // upto_thread - total: a shift needs no inverse, so it holds for any
+  // associative operator (handout 02, task 2). Every lane takes part.
+  int before_thread = __shfl_up_sync(FULL_MASK, upto_thread, 1); // this warp's threads 0..lane-1
+  if (lane == 0) before_thread = 0;
 
   if (lane == 31) warp_total[warp] = upto_thread;
   // Orders the warp totals' stores before the loads below, in every warp.
@@ -117,7 +122,7 @@ extern "C" __global__ void warp_shfl_block_scan(const int *in, int *out, int L) 
   int w = warp_inclusive_scan(lane < warps ? warp_total[lane] : 0, lane); // warps 0..lane
   int before_warp = __shfl_sync(FULL_MASK, w, warp > 0 ? warp - 1 : 0);  // warps 0..warp-1
   if (warp == 0) before_warp = 0;
-  const int before = before_warp + upto_thread - total; // every element before this thread's first
+  const int before = before_warp + before_thread; // every element before this thread's first
 #pragma unroll
   for (int j = 0; j < SHFL_ITEMS; j++) x[j] += before;
 
