@@ -413,7 +413,8 @@ END_TEST
 /* ---------------------------------------------------------------- stated points
  *
  * A handout states how many of its 100 points need no GPU: "N of the 100
- * points" wherever it appears, and any "N point(s)" in its section "Without an
+ * points", "N points need no GPU" (and a few more phrasings, ANYWHERE below)
+ * wherever they appear, and any "N point(s)" in its section "Without an
  * NVIDIA GPU" (leaving out 0, "with 0 points", and "the 100 points"). Every
  * such number must be the sum of the ptx and model checks of grade.conf. */
 
@@ -449,7 +450,11 @@ static int claims_in(const char *s, const char *suffix, int skip_the, double wan
 static int stated_no_gpu_points(const char *text, double want, char *bad, size_t cap) {
   int claims = 0;
   char *all = flatten(text, strlen(text));
-  int rc = claims_in(all, " of the 100 points", 0, want, &claims, bad, cap);
+  static const char *const ANYWHERE[] = {" of the 100 points", " points need no GPU", " points that need no GPU",
+                                          " points without a GPU", " points earned without a GPU"};
+  int rc = 0;
+  for (size_t i = 0; !rc && i < sizeof ANYWHERE / sizeof *ANYWHERE; i++)
+    rc = claims_in(all, ANYWHERE[i], 0, want, &claims, bad, cap);
   free(all);
   const char *sec = strstr(text, "### Without an NVIDIA GPU");
   if (!rc && sec) {
@@ -519,7 +524,8 @@ START_TEST(test_stated_points_fixtures) {
   ck_assert_int_eq(stated_no_gpu_points("runs the checks (10 of the\n100 points) and", 15, bad, sizeof bad), -1);
   ck_assert_int_eq(stated_no_gpu_points("### Without an NVIDIA GPU\n\nSo 20 points need no GPU.\n", 30, bad,
                                         sizeof bad), -1);
-  ck_assert_int_eq(stated_no_gpu_points("### Without an NVIDIA GPU\n\nSo 30 points need no GPU, the other 70 "
+  ck_assert_int_eq(stated_no_gpu_points("## Grading\n\nHere 20 points need\nno GPU.\n", 30, bad, sizeof bad), -1);
+  ck_assert_int_ge(stated_no_gpu_points("### Without an NVIDIA GPU\n\nSo 30 points need no GPU, the other 70 "
                                         "are\n## next\n", 30, bad, sizeof bad), 1);
 }
 END_TEST
