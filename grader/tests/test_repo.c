@@ -1,10 +1,10 @@
 /* test_repo.c: the repository itself: every grade.conf loads, every handout's
  * grading table equals its grade.conf, every starter fails and every solution
  * passes the checks that need no GPU (ptx, model), the 01 PTX counts the handout
- * quotes, and the real harness rejects bad arguments. Run from the repo root
- * after `make test-builds`. */
+ * quotes, and the real harness rejects bad arguments. The teaching content
+ * (quotes, links, stated points, rubrics) is test_teaching.c's. Run from the
+ * repo root after `make test-builds`. */
 #include <dirent.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,37 +92,6 @@ START_TEST(test_handout_table_matches_conf) {
 }
 END_TEST
 
-/* A handout that says how many points can be earned without a GPU ("(N of the
- * 100 points)") must say the sum of its ptx and model checks. */
-START_TEST(test_handout_no_gpu_points) {
-  list_assignments();
-  int claims = 0;
-  for (int i = 0; i < n_names; i++) {
-    static assignment_conf a;
-    char path[512], err[512];
-    snprintf(path, sizeof path, "assignments/%s/grade.conf", names[i]);
-    ck_assert_msg(conf_load(path, &a, err, sizeof err) == 0, "%s", err);
-    double no_gpu = 0;
-    for (int c = 0; c < a.n_checks; c++)
-      if (a.checks[c].kind == KIND_PTX || a.checks[c].kind == KIND_MODEL) no_gpu += a.checks[c].points;
-    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
-    char *text = read_text(path);
-    ck_assert(text != NULL);
-    for (char *p = text; *p; p++) if (*p == '\n') *p = ' '; /* the claim may wrap */
-    for (char *p = strstr(text, " of the 100 points)"); p; p = strstr(p + 1, " of the 100 points)")) {
-      char *open = p;
-      while (open > text && open[-1] != '(') open--;
-      double n = atof(open);
-      ck_assert_msg(n == no_gpu, "%s says %g of the 100 points need no GPU; its ptx and model checks are worth %g", path,
-                    n, no_gpu);
-      claims++;
-    }
-    free(text);
-  }
-  ck_assert_msg(claims >= 2, "only %d handouts state their no-GPU points", claims);
-}
-END_TEST
-
 /* The counts the 01 handout teaches, measured on the PTX the grader reads. */
 static long count01(const char *src, const char *kernel, const char *pattern) {
   char path[256], err[256];
@@ -181,158 +150,6 @@ START_TEST(test_03_model_layouts) {
     ck_assert_msg(run_shell(cmd) == 0, "03 model, %s %s: no line matches '%s' (%s)", rows[i].src, rows[i].variant,
                   rows[i].expect, cmd);
   }
-}
-END_TEST
-
-/* ---------------------------------------------------------------- quotes in the docs
- *
- * Notes quote code and program output; a quote must not drift from what it
- * quotes. Two kinds of fenced block are checked, in the lectures (lectures/NN-*.md),
- * the handouts (assignments/NN/README.md) and the answers (solutions/NN/ANSWERS.md):
- *   - a block right after a paragraph that ends "(`path/to/file.cu`):" is cut
- *     from that file: every line of it is a line of the file;
- *   - a block right after "<!-- quoted from: build/PROGRAM ARGS -->" is what that
- *     program prints: every line of it is a line (or the start of one) of the
- *     program's output now; "<!-- quoted from: path/to/file -->" quotes a file
- *     of the repository (measured data, a GPU tier log) the same way.
- * A quote may leave lines out, and a line starting with "..." stands for the
- * lines left out; it may never change a line. */
-
-/* Whether `line` (len bytes) is a whole line of `text`, or with `prefix_ok`
- * the start of one followed by a space. */
-static int has_line(const char *text, const char *line, size_t len, int prefix_ok) {
-  for (const char *p = text; (p = strstr(p, line)); p++) {
-    if (p != text && p[-1] != '\n') continue;
-    if (p[len] == '\n' || !p[len] || (prefix_ok && p[len] == ' ')) return 1;
-  }
-  return 0;
-}
-
-/* Checks every line of block against text; says which line is not there. */
-static int block_in(const char *text, const char *block, int prefix_ok, char *bad, size_t cap) {
-  char *copy = strdup(block), *save = NULL;
-  int ok = 1;
-  for (char *line = strtok_r(copy, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save)) {
-    size_t len = strlen(line);
-    while (len && line[len - 1] == ' ') line[--len] = 0;
-    const char *lead = line + strspn(line, " ");
-    if (!*lead || !strncmp(lead, "...", 3)) continue;
-    if (!has_line(text, line, len, prefix_ok)) snprintf(bad, cap, "%s", line), ok = 0;
-  }
-  free(copy);
-  return ok;
-}
-
-static char *program_output(const char *cmd) {
-  char *dir = make_temp_dir("quote"), path[512], shell[1024];
-  snprintf(path, sizeof path, "%s/out", dir);
-  snprintf(shell, sizeof shell, "%s > '%s' 2>&1", cmd, path);
-  run_shell(shell);
-  char *out = read_text(path);
-  remove_dir(dir);
-  free(dir);
-  return out;
-}
-
-/* The file a block is cut from: "(`path`):" at the end of the text before it. */
-static int cut_from(const char *before, size_t n, char *path, size_t cap) {
-  while (n && (before[n - 1] == '\n' || before[n - 1] == ' ')) n--;
-  if (n < 4 || strncmp(before + n - 3, "`):", 3)) return 0;
-  size_t end = n - 3, start = end;
-  while (start && before[start - 1] != '`' && before[start - 1] != '\n') start--;
-  if (!start || before[start - 1] != '`' || start < 2 || before[start - 2] != '(' || end - start >= cap) return 0;
-  snprintf(path, cap, "%.*s", (int)(end - start), before + start);
-  return 1;
-}
-
-/* Checks the quotes of one note; returns how many it has. */
-static int check_note_quotes(const char *note) {
-  char *text = read_text(note);
-  ck_assert_msg(text != NULL, "%s is missing", note);
-  static const char MARK[] = "<!-- quoted from: ";
-  int quotes = 0;
-  for (char *fence = strstr(text, "\n```"); fence; fence = strstr(fence + 1, "\n```")) {
-    char *body = strchr(fence + 1, '\n');
-    char *close = body ? strstr(body, "\n```") : NULL;
-    ck_assert_msg(close != NULL, "%s: a fenced block is not closed", note);
-    char *block = strndup(body + 1, (size_t)(close - body));
-    char path[256], bad[512] = "";
-    /* the paragraph before the block: back to the previous blank line */
-    char *para = fence;
-    while (para > text && !(para[-1] == '\n' && para[0] == '\n')) para--;
-    char *mark = NULL;
-    for (char *m = strstr(para, MARK); m && m < fence; m = strstr(m + 1, MARK)) mark = m;
-    if (mark) {
-      char cmd[256];
-      ck_assert_msg(sscanf(mark + sizeof MARK - 1, "%255[^>]", cmd) == 1, "%s: empty quote marker", note);
-      size_t cl = strlen(cmd);
-      while (cl && (cmd[cl - 1] == ' ' || cmd[cl - 1] == '-')) cmd[--cl] = 0;
-      /* a program under build/ and its arguments, or a file of the repository (measured data) */
-      int program = !strncmp(cmd, "build/", 6);
-      char *out = program ? program_output(cmd) : read_text(cmd);
-      ck_assert_msg(out != NULL, "%s: the quote marker names '%s', which is neither a program under build/ nor a file",
-                    note, cmd);
-      ck_assert_msg(block_in(out, block, 1, bad, sizeof bad), "%s: the quote of '%s' has a line %s:\n%s", note, cmd,
-                    program ? "the program no longer prints" : "that is not in the file", bad);
-      free(out);
-      quotes++;
-    } else if (cut_from(text, (size_t)(fence - text), path, sizeof path)) {
-      char *src = read_text(path);
-      if (src) { /* a named file that is not in the repository is prose, not a cut */
-        ck_assert_msg(block_in(src, block, 0, bad, sizeof bad), "%s: the listing cut from %s has a line that is not in it:\n%s",
-                      note, path, bad);
-        quotes++;
-      }
-      free(src);
-    }
-    free(block);
-    fence = close;
-  }
-  free(text);
-  return quotes;
-}
-
-START_TEST(test_doc_quotes_match_sources) {
-  glob_t g;
-  ck_assert_int_eq(glob("lectures/*.md", 0, NULL, &g), 0);
-  glob("assignments/*/README.md", GLOB_APPEND, NULL, &g);
-  glob("solutions/*/ANSWERS.md", GLOB_APPEND, NULL, &g);
-  int quotes = 0;
-  for (size_t i = 0; i < g.gl_pathc; i++) quotes += check_note_quotes(g.gl_pathv[i]);
-  globfree(&g);
-  ck_assert_msg(quotes >= 8, "only %d quotes found: the test would check next to nothing", quotes);
-}
-END_TEST
-
-/* Every relative link of every Markdown file the course ships points at a
- * file or folder that exists. */
-START_TEST(test_doc_links_resolve) {
-  glob_t g;
-  ck_assert_int_eq(glob("*.md", 0, NULL, &g), 0);
-  static const char *const MORE[] = {"docs/*.md", "lectures/*.md", "assignments/*/README.md", "solutions/*/ANSWERS.md"};
-  for (size_t i = 0; i < sizeof MORE / sizeof *MORE; i++) glob(MORE[i], GLOB_APPEND, NULL, &g);
-  int links = 0;
-  for (size_t f = 0; f < g.gl_pathc; f++) {
-    char *text = read_text(g.gl_pathv[f]);
-    ck_assert(text != NULL);
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s", g.gl_pathv[f]);
-    char *slash = strrchr(dir, '/');
-    if (slash) slash[1] = 0;
-    else dir[0] = 0;
-    for (char *p = strstr(text, "]("); p; p = strstr(p + 2, "](")) {
-      char target[512];
-      if (sscanf(p + 2, "%511[^)#]", target) != 1) continue; /* "](#anchor)" */
-      if (strstr(target, "://") || !strncmp(target, "mailto:", 7)) continue;
-      char path[1100];
-      snprintf(path, sizeof path, "%s%s", dir, target);
-      ck_assert_msg(access(path, F_OK) == 0, "%s: the link to '%s' points at nothing (%s)", g.gl_pathv[f], target, path);
-      links++;
-    }
-    free(text);
-  }
-  globfree(&g);
-  ck_assert_msg(links >= 12, "only %d relative links found: the test would check next to nothing", links);
 }
 END_TEST
 
@@ -572,11 +389,8 @@ Suite *repo_suite(void) {
   tcase_set_timeout(t, 300);
   tcase_add_test(t, test_every_conf_loads);
   tcase_add_test(t, test_handout_table_matches_conf);
-  tcase_add_test(t, test_handout_no_gpu_points);
   tcase_add_test(t, test_01_ptx_counts);
   tcase_add_test(t, test_03_model_layouts);
-  tcase_add_test(t, test_doc_quotes_match_sources);
-  tcase_add_test(t, test_doc_links_resolve);
   tcase_add_test(t, test_litmus_ptx);
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
