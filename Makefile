@@ -223,3 +223,4 @@ help: ## list the targets
 FORCE:
 
 include grader/tests/tests.mk
+include mk/lectures.mk
