@@ -258,3 +258,4 @@ FORCE:
 
 include mk/render.mk
 include grader/tests/tests.mk
+include mk/lectures.mk

@@ -1,0 +1,22 @@
+# lectures.mk: the lecture examples that stand alone, and `make lectures-run`.
+# Included by the top-level Makefile, after the lecture rules there.
+#
+# An example that does not include harness.h is standalone: it includes
+# lectures/examples/example.h (its CUDA checks) and links nothing but the CUDA
+# runtime. These static pattern rules take precedence over the Makefile's
+# $(B)/lectures/% rule, which links the harness library.
+LECTURE_HEADERS := $(wildcard lectures/examples/*.h)
+STANDALONE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,\
+  $(shell grep -L '^#include "harness.h"' lectures/examples/*.cu 2>/dev/null))
+
+$(STANDALONE_EXAMPLES): $(B)/lectures/%: lectures/examples/%.cu $(LECTURE_HEADERS) $(B)/.gencode
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+
+$(addsuffix .ptx,$(STANDALONE_EXAMPLES)): $(B)/lectures/%.ptx: lectures/examples/%.cu $(LECTURE_HEADERS)
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+
+.PHONY: lectures-run
+lectures-run: $(LECTURE_EXAMPLES) ## run every lecture example on the GPU present: prints its table, keeps lectures/data/<example>-<gpu>.csv
+	@bash mk/lectures-run.sh lectures/data $(LECTURE_EXAMPLES)
