@@ -1,13 +1,14 @@
 # lectures.mk: the lecture examples that stand alone, and `make lectures-run`.
 # Included by the top-level Makefile, after the lecture rules there.
 #
-# An example that does not include harness.h is standalone: it includes
-# lectures/examples/example.h (its CUDA checks) and links nothing but the CUDA
-# runtime. These static pattern rules take precedence over the Makefile's
-# $(B)/lectures/% rule, which links the harness library.
+# An example that includes no course library header (grader/lib: banks.h,
+# stats.h, ...) is standalone: it includes lectures/examples/example.h (its
+# CUDA checks) and links nothing but the CUDA runtime. These static pattern
+# rules take precedence over the Makefile's $(B)/lectures/% rule, which links
+# the course libraries (bank_stride.cu uses banks.h and stats.h).
 LECTURE_HEADERS := $(wildcard lectures/examples/*.h)
 STANDALONE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,\
-  $(shell grep -L '^#include "harness.h"' lectures/examples/*.cu 2>/dev/null))
+  $(shell grep -LE '^#include "(harness|banks|stats|prng|scan_cpu)\.h"' lectures/examples/*.cu 2>/dev/null))
 
 $(STANDALONE_EXAMPLES): $(B)/lectures/%: lectures/examples/%.cu $(LECTURE_HEADERS) $(B)/.gencode
 	@mkdir -p $(@D)

@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "example.h"
+#include "prng.h"
 
 enum {
   WARP = 32,
@@ -137,25 +138,34 @@ static int print_steps(const char *arg) {
 // Runs one version on SEGMENTS segments of L and checks it; returns 1 when wrong.
 static int run_one(const char *slug, int L, int exclusive) {
   const size_t n = (size_t)SEGMENTS * L;
-  int32_t *in = hx_random_ints((uint64_t)L, n, -1000000, 1000000);
-  int *want = (int *)hx_malloc(n * sizeof(int)), *got = (int *)hx_malloc(n * sizeof(int));
+  int32_t *in = (int32_t *)malloc(n * sizeof(int32_t));
+  if (!in) {
+    fprintf(stderr, "out of host memory\n");
+    return 3;
+  }
+  prng_fill_i32((uint64_t)L, in, n, -1000000, 1000000);
+  int *want = (int *)malloc(n * sizeof(int)), *got = (int *)malloc(n * sizeof(int));
+  if (!want || !got) {
+    fprintf(stderr, "out of host memory\n");
+    return 3;
+  }
   block_max_cpu(in, want, n, L, exclusive);
-  int *d_in = (int *)hx_dev_malloc(n * sizeof(int)), *d_out = (int *)hx_dev_malloc(n * sizeof(int));
-  CUDA_CHECK(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemset(d_out, 0xA5, n * sizeof(int))); // unwritten outputs show up as mismatches
+  int *d_in = (int *)ex_dev_zeros(n * sizeof(int)), *d_out = (int *)ex_dev_zeros(n * sizeof(int));
+  EX_CHECK(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
+  EX_CHECK(cudaMemset(d_out, 0xA5, n * sizeof(int))); // unwritten outputs show up as mismatches
   if (exclusive) {
     const int leaves = tree_leaves(L), threads = (leaves / 2 + WARP - 1) / WARP * WARP;
     block_blelloch_max<<<SEGMENTS, threads>>>(d_in, d_out, L, leaves);
   } else {
     block_hs_max<<<SEGMENTS, (L + WARP - 1) / WARP * WARP>>>(d_in, d_out, L);
   }
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaMemcpy(got, d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+  EX_CHECK_LAUNCH();
+  EX_CHECK(cudaMemcpy(got, d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
   size_t wrong = 0;
   for (size_t i = 0; i < n; i++) wrong += got[i] != want[i];
   printf("%-20s L = %4d: %zu of %zu outputs right\n", slug, L, n - wrong, n);
-  CUDA_CHECK(cudaFree(d_in));
-  CUDA_CHECK(cudaFree(d_out));
+  EX_CHECK(cudaFree(d_in));
+  EX_CHECK(cudaFree(d_out));
   free(in);
   free(want);
   free(got);

@@ -22,7 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "harness.h"
+#include "example.h"
+#include "prng.h"
 
 enum {
   WARP = 32,
@@ -106,17 +107,26 @@ int main(int argc, char **argv) {
     fprintf(stderr, "warp_max_scan: takes no arguments; it runs both versions on the GPU and checks them\n");
     return 2;
   }
-  int32_t *in = hx_random_ints(1, N, -1000000, 1000000);
-  int *want = (int *)hx_malloc(N * sizeof(int)), *got = (int *)hx_malloc(N * sizeof(int));
+  int32_t *in = (int32_t *)malloc(N * sizeof(int32_t));
+  if (!in) {
+    fprintf(stderr, "out of host memory\n");
+    return 3;
+  }
+  prng_fill_i32(1, in, N, -1000000, 1000000);
+  int *want = (int *)malloc(N * sizeof(int)), *got = (int *)malloc(N * sizeof(int));
+  if (!want || !got) {
+    fprintf(stderr, "out of host memory\n");
+    return 3;
+  }
   warp_max_cpu(in, want, N);
-  int *d_in = (int *)hx_dev_malloc(N * sizeof(int)), *d_out = (int *)hx_dev_malloc(N * sizeof(int));
-  CUDA_CHECK(cudaMemcpy(d_in, in, N * sizeof(int), cudaMemcpyHostToDevice));
+  int *d_in = (int *)ex_dev_zeros(N * sizeof(int)), *d_out = (int *)ex_dev_zeros(N * sizeof(int));
+  EX_CHECK(cudaMemcpy(d_in, in, N * sizeof(int), cudaMemcpyHostToDevice));
   int failed = 0;
   for (size_t v = 0; v < sizeof VERSIONS / sizeof *VERSIONS; v++) {
-    CUDA_CHECK(cudaMemset(d_out, 0xA5, N * sizeof(int))); // unwritten outputs show up as mismatches
+    EX_CHECK(cudaMemset(d_out, 0xA5, N * sizeof(int))); // unwritten outputs show up as mismatches
     VERSIONS[v].kernel<<<(N + THREADS - 1) / THREADS, THREADS>>>(d_in, d_out, N);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(got, d_out, N * sizeof(int), cudaMemcpyDeviceToHost));
+    EX_CHECK_LAUNCH();
+    EX_CHECK(cudaMemcpy(got, d_out, N * sizeof(int), cudaMemcpyDeviceToHost));
     int wrong = 0, first = -1;
     for (int i = 0; i < N; i++)
       if (got[i] != want[i] && wrong++ == 0) first = i;
@@ -124,8 +134,8 @@ int main(int argc, char **argv) {
     if (wrong) printf(", first wrong at %d: %d, want %d\n", first, got[first], want[first]);
     failed |= wrong != 0;
   }
-  CUDA_CHECK(cudaFree(d_in));
-  CUDA_CHECK(cudaFree(d_out));
+  EX_CHECK(cudaFree(d_in));
+  EX_CHECK(cudaFree(d_out));
   free(in);
   free(want);
   free(got);
