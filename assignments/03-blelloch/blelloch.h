@@ -23,8 +23,8 @@ enum {
 // ---------------------------------------------------------------- what you write (blelloch.cu)
 
 // Task 1: the Blelloch scan of one tree in shared memory. Called by every
-// thread of the block (block_threads(tree) of them, at least tree/2; thread t
-// is threadIdx.x) after the tree's `tree` leaves (a power of two, 2..TILE) are
+// thread of the block (at least tree/2 of them, a whole number of warps;
+// thread t is threadIdx.x) after the tree's `tree` leaves (a power of two, 2..TILE) are
 // in temp, element i in word shared_word(layout, i). Up-sweep, clear the root,
 // down-sweep, with the barriers each step needs; on return temp holds the
 // exclusive scan of the leaves (element i = the sum of elements 0..i-1, mod

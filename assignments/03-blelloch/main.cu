@@ -97,26 +97,25 @@ extern "C" __global__ void HX_SCAN_BOUNDS blelloch_gems16(const int *in, int *ou
   hx_scan_segments(LAYOUT_GEMS16, in, out, n, seg_len, tree);
 }
 
-// ---------------------------------------------------------------- course reference, not a task
+// ---------------------------------------------------------------- your tree over thread totals (question 7)
 //
-// blelloch_thread_totals: how a block scan gets near copy speed. Each of 256
-// threads owns 8 consecutive elements of the segment and scans them in
-// registers (7 additions, no barrier); only the 256 thread totals are scanned
-// in parallel: 5 shuffle steps in each warp, one barrier to publish the 8 warp
-// totals, then each thread adds the totals of the warps before its own. Each
-// thread then adds its exclusive prefix to its 8 values. (Not a Blelloch tree:
-// with 8 elements a thread the parallel part is so small that the shape of its
-// scan hardly matters; lecture 02 explains why by Brent's bound.)
+// blelloch_thread_totals: how the same tree gets near copy speed. Each of 256
+// threads owns 8 consecutive elements of the segment, scans them in registers
+// (7 additions, no barrier), and your blelloch_scan_tree runs over the 256
+// thread totals only: 8 times fewer leaves, 16 steps instead of 22. Each thread
+// then adds its total's exclusive prefix to its 8 values. Shared memory holds
+// 256 words: element i in word i (LAYOUT_NONE; at this size its conflicts cost
+// little next to the memory traffic).
 // Global memory: two 16-byte loads and stores per thread when the segment
 // starts on a 16-byte boundary (L a multiple of 4), else scalar accesses.
-// Cost per segment: 8 + 5 + 8 additions a thread; L ints read and written.
+// Cost per segment: 2 * 255 tree additions + 16 per thread; L ints read and written.
 enum { HX_TT_ITEMS = 8, HX_TT_THREADS = TILE / HX_TT_ITEMS };
 
 extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_totals(const int *in, int *out, size_t n,
                                                                                 int seg_len, int tree) {
-  (void)tree; // this variant scans the 256 thread totals with shuffles, not with a tree
-  __shared__ unsigned warp_total[HX_TT_THREADS / WARP];
-  const int t = threadIdx.x, first = t * HX_TT_ITEMS, lane = t % WARP, warp = t / WARP;
+  (void)tree; // the thread-totals tree always has HX_TT_THREADS leaves
+  __shared__ unsigned temp[HX_TT_THREADS];
+  const int t = threadIdx.x, first = t * HX_TT_ITEMS;
   const bool vec = seg_len % 4 == 0; // every segment then starts 16-byte aligned (cudaMalloc aligns the array)
   size_t segments = (n + (size_t)seg_len - 1) / (size_t)seg_len;
   for (size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
@@ -137,19 +136,10 @@ extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_tota
       x[j] = total;
       total += v;
     }
-    unsigned inc = total; // this warp's thread totals 0..lane
-#pragma unroll
-    for (int d = 1; d < WARP; d *= 2) {
-      unsigned up = __shfl_up_sync(0xffffffffu, inc, d);
-      if (lane >= d) inc += up;
-    }
-    __syncthreads(); // the previous segment's reads of warp_total are done
-    if (lane == WARP - 1) warp_total[warp] = inc;
-    __syncthreads(); // every warp total is written before any is read
-    unsigned before = __shfl_up_sync(0xffffffffu, inc, 1); // the totals of this warp's lanes before this one
-    if (lane == 0) before = 0;
-#pragma unroll
-    for (int w = 0; w < HX_TT_THREADS / WARP; w++) before += w < warp ? warp_total[w] : 0u;
+    __syncthreads(); // the previous segment's last reads of temp are done
+    temp[t] = total;
+    blelloch_scan_tree(LAYOUT_NONE, temp, HX_TT_THREADS); // temp[t] = the totals of threads 0..t-1 (ends with a barrier)
+    unsigned before = temp[t];
     int *dst = out + seg * (size_t)seg_len;
     if (vec && first + HX_TT_ITEMS <= len) {
       *(int4 *)(dst + first) = make_int4((int)(x[0] + before), (int)(x[1] + before), (int)(x[2] + before),
