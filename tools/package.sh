@@ -4,7 +4,8 @@
 #   package.sh handout    FAT_GENCODE OUT.tar.gz
 #   package.sh gradescope FAT_GENCODE OUT.zip [A]
 #
-# Both hold the same tree: every file git tracks (or would track) except solutions/,
+# Both hold the same tree: every file git tracks (as it is in the working tree; commit
+# new files first, so that nothing else lying in the checkout ships) except solutions/,
 # answer files and the GPU tier's faults (solutions with one bug each), plus the
 # reference binaries assignments/NN/ref/reference (built fat: FAT_GENCODE must be the
 # flags in build/.gencode) and the grader prebuilt as grader/bin/grade, which the
@@ -27,7 +28,7 @@ stage_root=build/package-$what
 stage=$stage_root/scan-lab
 rm -rf "$stage_root"
 mkdir -p "$stage" "$(dirname "$out")"
-git ls-files -z --cached --others --exclude-standard |
+git ls-files -z --cached |
   while IFS= read -r -d '' f; do
     case "$f" in
       solutions/* | grader/tests/gpu-faults/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;

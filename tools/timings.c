@@ -61,10 +61,13 @@ static void gpu_slug(const char *gpu, char *out, size_t cap) {
   out[k] = 0;
 }
 
-/* Runs BIN with args; returns the proc_result (caller frees) after reporting failures. */
+/* Runs BIN with args under a time limit; the caller frees the result. */
 static proc_result *run_ref(char *const argv[], double timeout_s) {
   proc_result *p = calloc(1, sizeof *p);
-  if (!p) return NULL;
+  if (!p) {
+    fprintf(stderr, "timings: out of memory\n");
+    exit(1);
+  }
   proc_run(argv, timeout_s, p);
   return p;
 }

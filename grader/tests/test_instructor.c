@@ -1,7 +1,8 @@
 /* test_instructor.c: the instructor's tools (mk/instructor.mk): make timings on a fake
  * reference, the handout archive (no solution by name or by content; make grade
  * runs in it without a GPU), the Gradescope autograder in a fake /autograder tree,
- * and make grade-all over three fake students. Run from the repo root after
+ * and make grade-all over three fake students (make help's entries for them are
+ * checked with the other targets in test_repo.c). Run from the repo root after
  * `make test-builds`. */
 #include <dirent.h>
 #include <glob.h>
@@ -475,20 +476,6 @@ START_TEST(test_grade_all) {
 }
 END_TEST
 
-START_TEST(test_make_help_lists_instructor_targets) {
-  static const char *const TARGETS[] = {"timings", "handout", "gradescope", "grade-all"};
-  char *dir = make_temp_dir("help-instructor"), cmd[1024];
-  snprintf(cmd, sizeof cmd, "make -s help > '%s/help' 2>&1", dir);
-  ck_assert_int_eq(run_shell(cmd), 0);
-  for (size_t i = 0; i < sizeof TARGETS / sizeof *TARGETS; i++) {
-    snprintf(cmd, sizeof cmd, "test $(grep -cE '^  %s +[a-z]' '%s/help') -eq 1", TARGETS[i], dir);
-    ck_assert_msg(run_shell(cmd) == 0, "make help has no one-line entry for '%s'", TARGETS[i]);
-  }
-  remove_dir(dir);
-  free(dir);
-}
-END_TEST
-
 Suite *instructor_suite(void) {
   Suite *s = suite_create("instructor");
   TCase *t = tcase_create("tools");
@@ -500,7 +487,6 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_handout_grades_without_gpu);
   tcase_add_test(t, test_gradescope);
   tcase_add_test(t, test_grade_all);
-  tcase_add_test(t, test_make_help_lists_instructor_targets);
   suite_add_tcase(s, t);
   return s;
 }
