@@ -12,6 +12,7 @@ Suite *json_suite(void);
 Suite *proc_suite(void);
 Suite *repo_suite(void);
 Suite *instructor_suite(void);
+Suite *handout_suite(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
 void write_text(const char *path, const char *text, int exec);

@@ -11,6 +11,7 @@ int main(void) {
   srunner_add_suite(sr, proc_suite());
   srunner_add_suite(sr, repo_suite());
   srunner_add_suite(sr, instructor_suite());
+  srunner_add_suite(sr, handout_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
