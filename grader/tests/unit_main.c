@@ -17,6 +17,8 @@ int main(void) {
   srunner_add_suite(sr, compact_suite());
   srunner_add_suite(sr, teaching_suite());
   srunner_add_suite(sr, lectures_suite());
+  srunner_add_suite(sr, instructor_suite());
+  srunner_add_suite(sr, handout_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -1,0 +1,265 @@
+/* test_instructor.c: the instructor's tools (mk/instructor.mk): make timings on a fake
+ * reference, the Gradescope autograder in a fake /autograder tree, and make grade-all
+ * over three fake students. The handout has its own file (test_handout.c); make
+ * help's entries for all of them are checked with the other targets in test_repo.c.
+ * Run from the repo root after `make test-builds`. */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "tests.h"
+
+/* ------------------------------------------------------------ make timings */
+
+/* A fake reference: two variants, three cases. "fast" gets 2% slower on each of
+ * five runs in turn (spread 1.08); "plain" is steady (spread 1.00). It counts its
+ * runs in a file beside it. */
+static const char FAKE_REF[] =
+    "#!/bin/bash\n"
+    "if [ \"$1\" = --list ]; then\n"
+    "  printf '01-fake: variants\\n  plain  steady\\n  fast   noisy\\ncases (name n seed reps param)\\n"
+    "  n1k 1000 1 5 0\\n  n1m 1000000 2 5 0\\n  n2^24 16777216 3 5 0\\n'; exit 0; fi\n"
+    "%s\n" /* a line that may cut the run short */
+    "v=$2; k=$(cat \"$(dirname \"$0\")/count\" 2>/dev/null || echo 0); echo $((k + 1)) > \"$(dirname \"$0\")/count\"\n"
+    "[ \"$v\" = fast ] && f=$((k %% 5)) || f=0\n"
+    "for c in 'n1k 1000 1.0' 'n1m 1000000 2.0' 'n2^24 16777216 4.0'; do set -- $c\n"
+    "  ms=$(awk -v t=$3 -v f=$f 'BEGIN { print t * (1 + 0.02 * f) }')\n"
+    "  echo \"result case=$1 variant=$v n=$2 seed=1 ok=%d checked=1 median_ms=$ms min_ms=$ms reps=5 verified=5 "
+    "bad_reps=%d mismatches=%d first_bad=%d first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0\" >&3\n"
+    "done\n";
+
+static const char FAKE_CONF[] = "[assignment]\nname = 01-fake\ntitle = fake\ntimeout = 10\n\n"
+                                "[perf-plain]\nkind = perf\ntitle = p\nvariant = plain\ncase = n1m\nfull_ratio = 1.10\npoints = 5\n\n"
+                                "[perf-fast]\nkind = perf\ntitle = f\nvariant = fast\ncase = n2^24\nfull_ratio = 1.10\npoints = 5\n";
+
+/* Writes the fake into dir and runs the timings tool on it; returns its exit status. */
+static int run_timings(const char *dir, const char *cut_short, int wrong) {
+  char path[512], script[4096], cmd[2048];
+  snprintf(script, sizeof script, FAKE_REF, cut_short, !wrong, wrong ? 5 : 0, wrong ? 3 : 0, wrong ? 7 : -1);
+  snprintf(path, sizeof path, "%s/ref", dir);
+  write_text(path, script, 1);
+  snprintf(path, sizeof path, "%s/grade.conf", dir);
+  write_text(path, FAKE_CONF, 0);
+  snprintf(cmd, sizeof cmd,
+           "build/tools/timings --ref '%s/ref' --conf '%s/grade.conf' --gpu 'NVIDIA Fake GPU (x)' --dir '%s/out' --runs 5 "
+           "> '%s/log' 2>&1",
+           dir, dir, dir, dir);
+  return run_shell(cmd);
+}
+
+START_TEST(test_timings_csv_and_thresholds) {
+  ck_assert_int_eq(run_shell("make -s build/tools/timings > /dev/null"), 0);
+  char *dir = make_temp_dir("timings"), path[512];
+  int rc = run_timings(dir, "", 0);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *log = read_text(path);
+  ck_assert_msg(rc == 0, "timings exited %d:\n%s", rc, log);
+  /* The file is named for the GPU; one row per variant and case. */
+  snprintf(path, sizeof path, "%s/out/nvidia-fake-gpu-x.csv", dir);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "no %s:\n%s", path, log);
+  char line[512];
+  ck_assert(fgets(line, sizeof line, f) != NULL);
+  ck_assert_str_eq(line, "gpu,assignment,variant,case,n,runs,best_ms,median_ms,worst_ms,spread\n");
+  int rows = 0;
+  while (fgets(line, sizeof line, f)) {
+    char variant[32], cname[32];
+    unsigned long long n;
+    int runs;
+    double best, median, worst, spread;
+    int got = sscanf(line, "\"NVIDIA Fake GPU (x)\",01-fake,%31[^,],%31[^,],%llu,%d,%lf,%lf,%lf,%lf", variant, cname, &n, &runs, &best,
+                     &median, &worst, &spread);
+    ck_assert_msg(got == 8, "bad CSV row: %s", line);
+    double base = !strcmp(cname, "n1k") ? 1.0 : !strcmp(cname, "n1m") ? 2.0 : 4.0;
+    double want_spread = !strcmp(variant, "fast") ? 1.08 : 1.0;
+    ck_assert_int_eq(runs, 5);
+    ck_assert_msg(best > base * 0.999 && best < base * 1.001, "%s/%s: best %g, want %g", variant, cname, best, base);
+    ck_assert_msg(worst > base * want_spread * 0.999 && worst < base * want_spread * 1.001, "%s/%s: worst %g", variant, cname, worst);
+    ck_assert_msg(spread > want_spread - 1e-3 && spread < want_spread + 1e-3, "%s/%s: spread %g, want %g", variant, cname, spread,
+                  want_spread);
+    rows++;
+  }
+  fclose(f);
+  ck_assert_int_eq(rows, 6);
+  /* The rule: spread + 0.05 rounded up to 0.05, at least 1.05. */
+  ck_assert_msg(strstr(log, "perf-plain") && strstr(log, "spread 1.000 -> full_ratio = 1.05"), "steady case:\n%s", log);
+  ck_assert_msg(strstr(log, "perf-fast") && strstr(log, "spread 1.080 -> full_ratio = 1.15"), "noisy case:\n%s", log);
+  snprintf(path, sizeof path, "%s/out/nvidia-fake-gpu-x.png", dir);
+  ck_assert_msg(access(path, R_OK) == 0, "no plot %s:\n%s", path, log);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A reference that finds no GPU (exit 3) stops the tool with 3; a wrong one with 1. */
+START_TEST(test_timings_refuses_bad_reference) {
+  ck_assert_int_eq(run_shell("make -s build/tools/timings > /dev/null"), 0);
+  char *dir = make_temp_dir("timings-bad"), path[512];
+  ck_assert_int_eq(run_timings(dir, "echo 'CUDA error: no CUDA-capable device is detected' >&2; exit 3", 0), 3);
+  ck_assert_int_eq(run_timings(dir, "", 1), 1);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *log = read_text(path);
+  ck_assert_msg(strstr(log, "the reference is wrong"), "no reason given:\n%s", log);
+  snprintf(path, sizeof path, "%s/out/nvidia-fake-gpu-x.csv", dir);
+  ck_assert_msg(access(path, F_OK) != 0, "a CSV was written from a wrong reference");
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+START_TEST(test_make_timings_without_gpu) {
+  char *dir = make_temp_dir("timings-nogpu"), cmd[1024];
+  snprintf(cmd, sizeof cmd, "SCANLAB_NO_GPU=1 make -s timings A=01 > '%s/log' 2>&1", dir);
+  ck_assert_int_ne(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd, "%s/log", dir);
+  char *log = read_text(cmd);
+  ck_assert_msg(strstr(log, "make timings: exit 3: no CUDA device"), "no no-GPU message:\n%s", log);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* ------------------------------------------------------------ make gradescope */
+
+START_TEST(test_gradescope) {
+  char *dir = make_temp_dir("gradescope"), cmd[4096], path[2048];
+  snprintf(cmd, sizeof cmd,
+           "make -s gradescope > '%s/make.log' 2>&1 && mkdir -p '%s/autograder/source' '%s/autograder/submission/extra' && "
+           "unzip -q dist/gradescope-autograder.zip -d '%s/autograder/source' && "
+           "cp solutions/01-warp-scan/warp_scan.cu '%s/autograder/submission/' && echo hi > '%s/autograder/submission/extra/notes.txt'",
+           dir, dir, dir, dir, dir, dir);
+  ck_assert_msg(run_shell(cmd) == 0, "make gradescope or unzip failed (%s/make.log)", dir);
+  snprintf(cmd, sizeof cmd, "cd '%s/autograder/source' && test -x run_autograder && test -f setup.sh && test ! -e solutions", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "the zip has no run_autograder or setup.sh at its root, or holds solutions/");
+  /* Only 01's file is submitted: 01 is graded, 02 and 03 score 0 saying why. */
+  snprintf(cmd, sizeof cmd,
+           "cd '%s/autograder' && SCANLAB_NO_GPU=1 ARCH=sm_75 SCANLAB_SOURCE=$PWD/source SCANLAB_SUBMISSION=$PWD/submission "
+           "SCANLAB_RESULTS=$PWD/results/results.json source/run_autograder > stdout 2>&1",
+           dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/autograder/stdout", dir);
+  char *out = read_text(path);
+  ck_assert_msg(strstr(out, "ignored: extra/notes.txt"), "the extra file is not reported:\n%s", out);
+  snprintf(path, sizeof path, "%s/autograder/results/results.json", dir);
+  json_t *j = load_json(path), *t;
+  size_t i, n01 = 0, n_missing = 0;
+  double ptx01 = 0;
+  json_array_foreach(json_object_get(j, "tests"), i, t) {
+    const char *name = json_string_value(json_object_get(t, "name"));
+    const char *output = json_string_value(json_object_get(t, "output"));
+    const char *kind = json_string_value(json_array_get(json_object_get(t, "tags"), 0));
+    double score = json_number_value(json_object_get(t, "score")), max = json_number_value(json_object_get(t, "max_score"));
+    ck_assert_msg(name && output && kind, "test %zu lacks name, output or tags", i);
+    if (!strncmp(name, "01-", 3)) {
+      n01++;
+      if (!strcmp(kind, "ptx")) {
+        ck_assert_msg(score == max, "%s: the solution scored %g of %g", name, score, max);
+        ptx01 += score;
+      }
+    } else {
+      ck_assert_msg(score == 0, "%s: a missing file scored %g", name, score);
+      if (!strcmp(kind, "ptx") || !strcmp(kind, "model"))
+        ck_assert_msg(strstr(output, "is not in your submission"), "%s: no reason:\n%s", name, output), n_missing++;
+    }
+  }
+  ck_assert_msg(n01 > 0 && ptx01 > 0, "01 was not graded:\n%s", out);
+  ck_assert_msg(n_missing > 0, "no check of 02/03 says the file is missing");
+  json_decref(j);
+  free(out);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* ------------------------------------------------------------ make grade-all */
+
+/* Three students on a copy of the course: one good, one that does not compile, one
+ * whose build hangs (its file includes a FIFO that nobody writes, so the compiler
+ * blocks opening it), plus a folder whose name is not a safe path. */
+START_TEST(test_grade_all) {
+  char *dir = make_temp_dir("grade-all"), cmd[4096], path[2048];
+  snprintf(cmd, sizeof cmd,
+           "cp -r Makefile mk grader assignments starter solutions tools '%s'/ && rm -rf '%s'/assignments/*/ref && cd '%s' && "
+           "mkdir -p subs/alice/01-warp-scan subs/bob/01-warp-scan subs/carol/01-warp-scan 'subs/bad name' && "
+           "cp solutions/01-warp-scan/warp_scan.cu subs/alice/01-warp-scan/ && "
+           "printf 'this is not C;\\n' > subs/bob/01-warp-scan/warp_scan.cu && mkfifo hang.fifo && "
+           "printf '#include \"%s/hang.fifo\"\\n' > subs/carol/01-warp-scan/warp_scan.cu",
+           dir, dir, dir, dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && SCANLAB_NO_GPU=1 ARCH=sm_75 make grade-all SUBMISSIONS=subs/ A=01 STUDENT_TIMEOUT=40 > log 2>&1", dir);
+  int rc = run_shell(cmd);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *log = read_text(path);
+  ck_assert_msg(rc != 0 && strstr(log, "rejected bad\\ name"), "the unsafe folder name was not rejected (exit %d):\n%s", rc, log);
+  ck_assert_msg(strstr(log, "[1/3] alice ...") && strstr(log, "[3/3] carol ..."), "no progress lines:\n%s", log);
+
+  /* What 01 can earn without a GPU, from its grade.conf. */
+  static assignment_conf conf;
+  char err[512];
+  ck_assert_msg(conf_load("assignments/01-warp-scan/grade.conf", &conf, err, sizeof err) == 0, "%s", err);
+  double no_gpu = 0;
+  for (int i = 0; i < conf.n_checks; i++) no_gpu += conf_kind_needs_gpu(conf.checks[i].kind) ? 0 : conf.checks[i].points;
+
+  snprintf(cmd, sizeof cmd, "cd '%s' && cp grade-results/all-*/gradebook.csv book.csv", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "no gradebook.csv:\n%s", log);
+  snprintf(path, sizeof path, "%s/book.csv", dir);
+  FILE *f = fopen(path, "r");
+  char line[1024];
+  ck_assert(fgets(line, sizeof line, f) != NULL);
+  ck_assert_str_eq(line, "student,01-warp-scan,total,max,failures\n");
+  int rows = 0;
+  while (fgets(line, sizeof line, f)) {
+    char student[64], failures[512] = "";
+    double score, total;
+    ck_assert_msg(sscanf(line, "%63[^,],%lf,%lf,", student, &score, &total) == 3, "bad row: %s", line);
+    const char *q = strchr(line, '"'); /* the failures field is quoted */
+    ck_assert_msg(q != NULL, "no quoted failures field: %s", line);
+    snprintf(failures, sizeof failures, "%s", q + 1);
+    failures[strcspn(failures, "\"")] = 0;
+    ck_assert_msg(score == total, "%s: total %g is not the sum %g", student, total, score);
+    if (!strcmp(student, "alice"))
+      ck_assert_msg(score == no_gpu && !failures[0], "alice (the solution): %g points, want %g; failures '%s'", score, no_gpu, failures);
+    else if (!strcmp(student, "bob"))
+      ck_assert_msg(score == 0 && strstr(failures, "01-warp-scan: does not compile"), "bob: %s", line);
+    else if (!strcmp(student, "carol"))
+      ck_assert_msg(score == 0 && strstr(failures, "timed out after 40 s"), "carol: %s", line);
+    else
+      ck_abort_msg("unexpected row: %s", line);
+    rows++;
+  }
+  fclose(f);
+  ck_assert_msg(rows == 3, "%d rows, want 3:\n%s", rows, log);
+  /* Each student keeps a results folder; the compile error is kept for bob. */
+  snprintf(cmd, sizeof cmd, "cd '%s'/grade-results/all-* && test -f alice/results.json && grep -q error bob/01-warp-scan.build.log && test -f carol/make.log",
+           dir);
+  ck_assert_msg(run_shell(cmd) == 0, "a student's results folder is incomplete");
+  snprintf(path, sizeof path, "%s/grade-results/all-*/alice/results.json", dir);
+  glob_t g;
+  ck_assert_int_eq(glob(path, 0, NULL, &g), 0);
+  json_decref(load_json(g.gl_pathv[0]));
+  globfree(&g);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *instructor_suite(void) {
+  Suite *s = suite_create("instructor");
+  TCase *t = tcase_create("tools");
+  tcase_set_timeout(t, 300);
+  tcase_add_test(t, test_timings_csv_and_thresholds);
+  tcase_add_test(t, test_timings_refuses_bad_reference);
+  tcase_add_test(t, test_make_timings_without_gpu);
+  tcase_add_test(t, test_gradescope);
+  tcase_add_test(t, test_grade_all);
+  suite_add_tcase(s, t);
+  return s;
+}

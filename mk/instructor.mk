@@ -1,0 +1,40 @@
+# instructor.mk: the instructor's targets (docs/instructor-guide.md), included by the
+# top-level Makefile: make timings, make handout, make gradescope, make grade-all.
+# Each one's work is a small program under tools/; this file only wires them up.
+
+TIMINGS := $(B)/tools/timings
+DIST := dist
+HANDOUT_TGZ := $(DIST)/scan-lab-handout.tar.gz
+GRADESCOPE_ZIP := $(DIST)/gradescope-autograder.zip
+
+.PHONY: timings handout gradescope grade-all
+
+# make test runs the timings tool on a fake reference (grader/tests/test_instructor.c).
+test-builds: $(TIMINGS)
+
+$(TIMINGS): tools/timings.c $(LIBGRADER)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(LIBGRADER) -o $@.tmp$$$$ -l:libinih.a -lm && mv -f $@.tmp$$$$ $@
+
+# The GPU's name is gpuinfo's line up to its first comma; it names the CSV.
+timings: ## time every reference over its case table on this GPU: assignments/NN/timings/<gpu>.csv, .png, suggested full_ratio
+	@$(MAKE) tools $(TIMINGS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@line=$$($(if $(SCANLAB_NO_GPU),false,$(GPUINFO))) || { echo "make timings: exit 3: $${line:-no CUDA device (no-GPU mode asked for)}; timings need a GPU" >&2; exit 3; }; \
+	gpu=$${line%%,*}; echo "make timings: $$line"; \
+	for a in $(SELECTED); do $(TIMINGS) --ref assignments/$$a/ref/reference --conf assignments/$$a/grade.conf \
+	  --gpu "$$gpu" --dir assignments/$$a/timings $(if $(RUNS),--runs $(RUNS)) || exit $$?; done
+
+# A handout's references must run on every supported GPU: they are built with the
+# fat list whatever GPU this machine has (a no-op when that is already the build).
+handout: ## write dist/scan-lab-handout.tar.gz: the course without solutions, fat reference binaries, a prebuilt grader
+	@$(MAKE) reference $(GRADE) GENCODE='$(FAT_GENCODE)'
+	@bash tools/package.sh handout '$(FAT_GENCODE)' $(HANDOUT_TGZ)
+
+gradescope: ## write dist/gradescope-autograder.zip (setup.sh, run_autograder, the handout): make gradescope [A=01]
+	@$(MAKE) reference $(GRADE) GENCODE='$(FAT_GENCODE)'
+	@bash tools/package.sh gradescope '$(FAT_GENCODE)' $(GRADESCOPE_ZIP) $(A)
+
+grade-all: ## grade one folder per student: make grade-all SUBMISSIONS=dir/ [A=01] [STUDENT_TIMEOUT=1800]; writes gradebook.csv
+	@test -n "$(SUBMISSIONS)" || { echo "make grade-all: name the folder of submissions: make grade-all SUBMISSIONS=dir/" >&2; exit 2; }
+	@$(MAKE) tools $(LIBHARNESS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@bash tools/grade-all.sh "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# package.sh: the student handout and the Gradescope autograder (make handout, make gradescope).
+#
+#   package.sh handout    FAT_GENCODE OUT.tar.gz
+#   package.sh gradescope FAT_GENCODE OUT.zip [A]
+#
+# Both hold the same tree: every file git tracks (as it is in the working tree; commit
+# new files first, so that nothing else lying in the checkout ships) except solutions/,
+# answer files and the GPU tier's faults (solutions with one bug each), plus the
+# reference binaries assignments/NN/ref/reference (built fat: FAT_GENCODE must be the
+# flags in build/.gencode) and the grader prebuilt as grader/bin/grade, which the
+# Makefile copies into place instead of building it (so no libinih-dev is needed).
+# The Gradescope zip adds setup.sh and run_autograder at its root (tools/gradescope/);
+# A, when given, is the assignment its run_autograder grades.
+set -euo pipefail
+what=${1:?usage: package.sh handout|gradescope FAT_GENCODE OUT [A]}
+fat=${2:?FAT_GENCODE}
+out=${3:?OUT}
+only=${4:-}
+
+die() { echo "make $what: $*" >&2; exit 1; }
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || die "needs a git checkout (it ships the files git tracks)"
+[ "$(cat build/.gencode 2>/dev/null)" = "$fat" ] || die "build/.gencode is not the fat GPU list; the references would not run everywhere"
+[ -x build/grader/grade ] || die "build/grader/grade is missing"
+
+# Staged under build/, so nothing outside build/ and dist/ is touched.
+stage_root=build/package-$what
+stage=$stage_root/scan-lab
+rm -rf "$stage_root"
+mkdir -p "$stage" "$(dirname "$out")"
+git ls-files -z --cached |
+  while IFS= read -r -d '' f; do
+    case "$f" in
+      solutions/* | grader/tests/gpu-faults/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
+    esac
+    [ -f "$f" ] && printf '%s\0' "$f" # tracked but deleted files are skipped
+  done | xargs -0 cp --parents -p -t "$stage"
+
+n=0
+for conf in assignments/*/grade.conf; do
+  a=$(dirname "$conf")
+  [ -x "$a/ref/reference" ] || die "$a/ref/reference is missing (make reference)"
+  mkdir -p "$stage/$a/ref"
+  cp -p "$a/ref/reference" "$stage/$a/ref/reference"
+  n=$((n + 1))
+done
+mkdir -p "$stage/grader/bin"
+cp -p build/grader/grade "$stage/grader/bin/grade"
+
+tmp=$out.tmp$$
+case "$what" in
+  handout)
+    tar -C "$stage_root" -czf "$tmp" scan-lab
+    ;;
+  gradescope)
+    cp -p tools/gradescope/setup.sh tools/gradescope/run_autograder "$stage/"
+    chmod 755 "$stage/setup.sh" "$stage/run_autograder"
+    printf '%s\n' "$only" > "$stage/.gradescope-assignment"
+    command -v zip >/dev/null || die "zip is not installed: sudo apt-get install -y zip"
+    abs=$(realpath -m "$tmp")
+    rm -f "$abs"
+    (cd "$stage" && zip -q -r -y "$abs" .)
+    ;;
+  *) die "unknown package '$what'" ;;
+esac
+mv -f "$tmp" "$out"
+rm -rf "$stage_root"
+echo "make $what: wrote $out ($(du -h "$out" | cut -f1); $n reference binaries, grader prebuilt, no solutions/)"
