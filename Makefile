@@ -118,7 +118,7 @@ $(B)/$(1)/$(2)/harness: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@"
 	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) \
-	  -o $$$$t > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
+	  $(HARNESS_LIBS) -o $$$$t > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
 	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; mv -f $$$$t $$@
 
 $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
