@@ -15,6 +15,7 @@ Suite *driver_suite(void);
 Suite *image_suite(void);
 Suite *scene_suite(void);
 Suite *render_suite(void);
+Suite *r05_suite(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
 void write_text(const char *path, const char *text, int exec);

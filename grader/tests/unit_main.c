@@ -14,6 +14,7 @@ int main(void) {
   srunner_add_suite(sr, image_suite());
   srunner_add_suite(sr, scene_suite());
   srunner_add_suite(sr, render_suite());
+  srunner_add_suite(sr, r05_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
