@@ -35,8 +35,7 @@ render: $(RENDER) $(if $(HAVE_GPU),$(R05_HARNESS)) ## draw a scene: make render 
 	else \
 	  if [ "$(HAVE_GPU)" = 1 ]; then echo "render: the 05 harness has no case $(R05_CASE) (--list shows them): drawing with the CPU reference"; \
 	  else echo "render: no GPU: drawing with the CPU reference"; fi; \
-	  $(RENDER) --scene $(SCENE) --size $(SIZE) --out $(RENDER_OUT)/$(SCENE) && \
-	  echo "render: the CPU reference drew $(RENDER_OUT)/$(SCENE).png and $(RENDER_OUT)/$(SCENE).ppm"; \
+	  $(RENDER) --scene $(SCENE) --size $(SIZE) --out $(RENDER_OUT)/$(SCENE); \
 	fi
 
 movie: $(RENDER) ## frames of an animated scene, then an MP4: make movie SCENE=snow [MOVIE_SIZE=512] [FRAMES=90]
