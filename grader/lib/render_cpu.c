@@ -10,13 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Centre white, then paler blues towards the rim. */
-const float render_snow_ramp_table[SNOW_RAMP_LEN][3] = {
-    {1.00f, 1.00f, 1.00f},
-    {0.92f, 0.95f, 1.00f},
-    {0.78f, 0.86f, 0.98f},
-    {0.60f, 0.72f, 0.92f},
-};
+const float render_snow_ramp_table[SNOW_RAMP_LEN][3] = SNOW_RAMP_TABLE;
 
 void render_snow_ramp(float t, float rgb[3]) {
   float s = (t < 1.0f ? t : 1.0f) * (SNOW_RAMP_LEN - 1);

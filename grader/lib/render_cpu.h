@@ -33,22 +33,18 @@
 #include <stdint.h>
 
 #include "image.h"
+#include "render_spec.h"
 #include "scene.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define RENDER_ALPHA 0.5f
 #define RENDER_EDGE_EPS 1e-6
 /* The CPU renderer's tile side in pixels (its circle lists are per tile). */
 #define RENDER_TILE 16
 
-#define SNOW_BG_BOTTOM 0.25f
-#define SNOW_BG_TOP 0.65f
-/* The snow ramp: colour at t = i / (SNOW_RAMP_LEN - 1), linear between; the
- * index s = min(t, 1) * (SNOW_RAMP_LEN - 1) is clamped at t = 1. */
-#define SNOW_RAMP_LEN 4
+/* RENDER_ALPHA, the snow background and the ramp (SNOW_RAMP_TABLE) are in render_spec.h. */
 extern const float render_snow_ramp_table[SNOW_RAMP_LEN][3];
 
 /* rgb = ramp colour at t (t >= 0; t > 1 gives the last entry). */

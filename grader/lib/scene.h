@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "render_spec.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,11 +40,7 @@ typedef struct circle {
 #define SCENE_R_MAX 1.0f
 #define SCENE_MAX_COUNT ((size_t)1 << 24)
 
-/* Snow: a flake's radius grows with its nearness z in [0, 1] (0 far, 1 near),
- * r = SCENE_SNOW_R_FAR + (SCENE_SNOW_R_NEAR - SCENE_SNOW_R_FAR) * z, so the
- * renderer recovers z (and the depth factor of its alpha) from r alone. */
-#define SCENE_SNOW_R_FAR 0.001f
-#define SCENE_SNOW_R_NEAR 0.01f
+/* SCENE_SNOW_R_FAR and SCENE_SNOW_R_NEAR (a snowflake's radius from its depth) are in render_spec.h. */
 
 typedef struct scene {
   const char *name; /* the table row's name, or "file" */

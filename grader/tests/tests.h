@@ -20,6 +20,7 @@ Suite *teaching_suite(void);
 Suite *lectures_suite(void);
 Suite *instructor_suite(void);
 Suite *handout_suite(void);
+Suite *r05_suite(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
 void write_text(const char *path, const char *text, int exec);

@@ -1,0 +1,29 @@
+/* render_spec.h: the renderer's constants (assignment 05), macros only, so that
+ * the CPU reference (render_cpu.h, scene.h) and the GPU code students write
+ * (assignments/05-renderer/renderer.h) read the same numbers from one place. */
+#ifndef SCANLAB_RENDER_SPEC_H
+#define SCANLAB_RENDER_SPEC_H
+
+/* Alpha of every circle in a normal scene. */
+#define RENDER_ALPHA 0.5f
+
+/* Snow: a flake's radius grows with its nearness z in [0, 1] (0 far, 1 near),
+ * r = SCENE_SNOW_R_FAR + (SCENE_SNOW_R_NEAR - SCENE_SNOW_R_FAR) * z, so the
+ * renderer recovers z (and the depth factor of its alpha) from r alone. */
+#define SCENE_SNOW_R_FAR 0.001f
+#define SCENE_SNOW_R_NEAR 0.01f
+
+/* Snow background: grey from SNOW_BG_BOTTOM (py = 0) to SNOW_BG_TOP (py = 1). */
+#define SNOW_BG_BOTTOM 0.25f
+#define SNOW_BG_TOP 0.65f
+
+/* The snow ramp: colour at t = i / (SNOW_RAMP_LEN - 1), linear between; the
+ * index s = min(t, 1) * (SNOW_RAMP_LEN - 1) is clamped at t = 1. Centre white,
+ * then paler blues towards the rim. An initializer for a float[SNOW_RAMP_LEN][3]. */
+#define SNOW_RAMP_LEN 4
+#define SNOW_RAMP_TABLE                                                                                                \
+  {                                                                                                                    \
+    {1.00f, 1.00f, 1.00f}, {0.92f, 0.95f, 1.00f}, {0.78f, 0.86f, 0.98f}, { 0.60f, 0.72f, 0.92f }                       \
+  }
+
+#endif
