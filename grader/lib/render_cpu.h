@@ -44,8 +44,8 @@ extern "C" {
 /* The CPU renderer's tile side in pixels (its circle lists are per tile). */
 #define RENDER_TILE 16
 
-#define SNOW_BG_BOTTOM 0.25f
-#define SNOW_BG_TOP 0.65f
+#define SNOW_BG_BOTTOM 0.15f
+#define SNOW_BG_TOP 0.5f
 /* The snow ramp: colour at t = i / (SNOW_RAMP_LEN - 1), linear between; the
  * index s = min(t, 1) * (SNOW_RAMP_LEN - 1) is clamped at t = 1. */
 #define SNOW_RAMP_LEN 4

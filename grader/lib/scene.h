@@ -41,8 +41,8 @@ typedef struct circle {
 /* Snow: a flake's radius grows with its nearness z in [0, 1] (0 far, 1 near),
  * r = SCENE_SNOW_R_FAR + (SCENE_SNOW_R_NEAR - SCENE_SNOW_R_FAR) * z, so the
  * renderer recovers z (and the depth factor of its alpha) from r alone. */
-#define SCENE_SNOW_R_FAR 0.001f
-#define SCENE_SNOW_R_NEAR 0.01f
+#define SCENE_SNOW_R_FAR 0.0015f
+#define SCENE_SNOW_R_NEAR 0.025f
 
 typedef struct scene {
   const char *name; /* the table row's name, or "file" */

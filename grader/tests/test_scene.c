@@ -207,6 +207,27 @@ START_TEST(test_scene_file_rejects) {
 }
 END_TEST
 
+/* docs/scene-format.md lists every scene of the table with its count, and no other. */
+START_TEST(test_scene_docs_table) {
+  char *doc = read_text("docs/scene-format.md");
+  ck_assert_msg(doc != NULL, "docs/scene-format.md is missing");
+  char *section = strstr(doc, "## The scenes");
+  ck_assert_msg(section != NULL, "docs/scene-format.md has no section \"## The scenes\"");
+  char *end = strstr(section, "\n## ");
+  if (end) *end = 0;
+  char row[128];
+  size_t rows_in_doc = 0;
+  for (const char *p = section; (p = strstr(p, "\n| `")); p++) rows_in_doc++;
+  for (size_t i = 0; i < scene_table_len; i++) {
+    snprintf(row, sizeof row, "\n| `%s` | %zu | ", scene_table[i].name, scene_table[i].count);
+    ck_assert_msg(strstr(section, row) != NULL, "docs/scene-format.md has no row \"%s\"", row + 1);
+  }
+  ck_assert_msg(rows_in_doc == scene_table_len, "docs/scene-format.md lists %zu scenes, the table %zu", rows_in_doc,
+                scene_table_len);
+  free(doc);
+}
+END_TEST
+
 Suite *scene_suite(void) {
   Suite *s = suite_create("scene");
   TCase *t = tcase_create("table");
@@ -216,6 +237,7 @@ Suite *scene_suite(void) {
   tcase_add_test(t, test_scene_shapes);
   tcase_add_test(t, test_scene_jitter);
   tcase_add_test(t, test_scene_advance);
+  tcase_add_test(t, test_scene_docs_table);
   suite_add_tcase(s, t);
   t = tcase_create("file");
   tcase_add_test(t, test_scene_file_good);
