@@ -72,7 +72,7 @@ $(B)/.gencode: FORCE
 
 $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # The harness library: the driver and its outputs (C), the CUDA device (harness.cu).
 # What every program linked with it needs besides (libpng for images, static so
@@ -89,14 +89,14 @@ $(B)/lib/harness.o: grader/harness/harness.cu $(wildcard grader/harness/*.h grad
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@
 
 $(LIBHARNESS): $(LIB_O) $(HARNESS_O) $(B)/lib/harness.o
-	ar rcs $@ $^
+	ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
 $(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 $(LIBGRADER): $(GRADER_O) $(LIB_O)
-	ar rcs $@ $^
+	ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
 # inih is linked statically so the grader runs on GPU hosts that lack it. A
 # handout ships it prebuilt as grader/bin/grade (make handout): copied, not built.

@@ -14,6 +14,7 @@ have_static() { [ "$(cc -print-file-name="$1")" != "$1" ]; }
 command -v cc >/dev/null 2>&1 || pkgs+=(gcc)
 command -v ar >/dev/null 2>&1 || pkgs+=(binutils)
 { have_header ini.h && have_static libinih.a; } || pkgs+=(libinih-dev)
+{ have_header png.h && have_static libpng16.a && have_static libz.a; } || pkgs+=(libpng-dev)
 if [ "$mode" = test ]; then
   command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
   { have_header check.h && have_static libcheck.a; } || pkgs+=(check)

@@ -46,3 +46,12 @@ movie: $(RENDER) ## frames of an animated scene, then an MP4: make movie SCENE=s
 	@ffmpeg -loglevel error -y -framerate 30 -i $(RENDER_OUT)/$(SCENE)-frames/$(SCENE)-%04d.png \
 	  -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p $(RENDER_OUT)/$(SCENE).mp4
 	@echo "movie: $(RENDER_OUT)/$(SCENE).mp4"
+
+# The previews committed with the 05 handout: 256x256 PNGs of a few scenes.
+PREVIEW_SCENES := rgb rgby rand10k pattern snow biglittle
+PREVIEW_DIR := assignments/05-renderer/scenes
+.PHONY: scene-previews
+scene-previews: $(RENDER) ## redraw the scene previews in assignments/05-renderer/scenes/ (256x256 PNG)
+	@mkdir -p $(RENDER_OUT) $(PREVIEW_DIR)
+	@for s in $(PREVIEW_SCENES); do $(RENDER) --scene $$s --size 256 --out $(RENDER_OUT)/preview-$$s > /dev/null && \
+	  cp $(RENDER_OUT)/preview-$$s.png $(PREVIEW_DIR)/$$s.png && echo "drew $(PREVIEW_DIR)/$$s.png" || exit 1; done

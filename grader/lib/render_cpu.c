@@ -1,5 +1,5 @@
 /* render_cpu.c: the CPU reference renderer: circles binned per 16x16 tile, tiles
- * shared out to threads, each pixel blended in order by one thread. */
+ * shared out to threads, each tile blended circle by circle in index order. */
 #include "render_cpu.h"
 
 #include <math.h>
@@ -36,10 +36,11 @@ typedef struct bins {
   uint32_t *idx;
 } bins;
 
-/* The tiles whose pixel centres may lie within r + RENDER_EDGE_EPS of c's
- * centre (a conservative box, one pixel wider on each side against rounding).
- * Returns 0 when the circle misses the image. */
-static int circle_tiles(const circle *c, int w, int h, int t[4]) {
+/* The pixels whose centres may lie within r + RENDER_EDGE_EPS of c's centre:
+ * box = {x_lo, x_hi, y_lo, y_hi}, inclusive, clamped to the image; conservative
+ * (one pixel wider on each side against rounding). Returns 0 when the circle
+ * misses the image. */
+static int circle_pixels(const circle *c, int w, int h, int box[4]) {
   double reach = (double)c->r + RENDER_EDGE_EPS;
   double lo[2] = {(c->x - reach) * w - 0.5, (c->y - reach) * h - 0.5};
   double hi[2] = {(c->x + reach) * w - 0.5, (c->y + reach) * h - 0.5};
@@ -47,8 +48,8 @@ static int circle_tiles(const circle *c, int w, int h, int t[4]) {
   for (int a = 0; a < 2; a++) {
     double l = floor(lo[a]) - 1, u = ceil(hi[a]) + 1;
     if (!(u >= 0) || !(l <= size[a] - 1)) return 0; /* also NaN */
-    t[2 * a] = (int)(l < 0 ? 0 : l) / RENDER_TILE;
-    t[2 * a + 1] = (int)(u > size[a] - 1 ? size[a] - 1 : u) / RENDER_TILE;
+    box[2 * a] = l < 0 ? 0 : (int)l;
+    box[2 * a + 1] = u > size[a] - 1 ? size[a] - 1 : (int)u;
   }
   return 1;
 }
@@ -57,10 +58,10 @@ static int circle_tiles(const circle *c, int w, int h, int t[4]) {
  * circle i at idx[slot[t]++]. Circles go in increasing index, so lists are ordered. */
 static void bins_pass(const scene *s, int w, int h, int tiles_x, size_t *slot, uint32_t *idx) {
   for (size_t i = 0; i < s->n; i++) {
-    int t[4];
-    if (!circle_tiles(&s->c[i], w, h, t)) continue;
-    for (int ty = t[2]; ty <= t[3]; ty++)
-      for (int tx = t[0]; tx <= t[1]; tx++) {
+    int box[4];
+    if (!circle_pixels(&s->c[i], w, h, box)) continue;
+    for (int ty = box[2] / RENDER_TILE; ty <= box[3] / RENDER_TILE; ty++)
+      for (int tx = box[0] / RENDER_TILE; tx <= box[1] / RENDER_TILE; tx++) {
         size_t k = (size_t)ty * (size_t)tiles_x + (size_t)tx;
         if (idx)
           idx[slot[k]++] = (uint32_t)i;
@@ -103,7 +104,7 @@ typedef struct job {
   atomic_int next_tile;
 } job;
 
-/* Blends circle c into pixel p (centre px, py; squared distance d2, which covers). */
+/* Blends circle c into pixel p, which it covers at squared distance d2. */
 static void blend(scene_mode mode, const circle *c, float d2, float *p) {
   float a, col[3];
   if (mode == SCENE_SNOW) {
@@ -119,48 +120,54 @@ static void blend(scene_mode mode, const circle *c, float d2, float *p) {
   p[3] += a;
 }
 
-/* Pixel (x, y): background, then every circle of the tile's list in order. */
-static void shade_pixel(const job *j, const uint32_t *list, size_t count, int x, int y) {
+/* One tile: every pixel starts as the background; then the tile's circles, in
+ * increasing index, each blended into the pixels of its box that it covers.
+ * Circle after circle is the same per-pixel order as pixel after pixel, and
+ * keeps the tile (16 x 16 x 4 floats) in cache while the list streams by. */
+static void shade_tile(const job *j, int t) {
   const scene *s = j->s;
+  const bins *b = j->b;
   int w = j->img->width, h = j->img->height;
-  float px = ((float)x + 0.5f) / (float)w, py = ((float)y + 0.5f) / (float)h;
-  float *p = j->img->px + 4 * ((size_t)y * (size_t)w + (size_t)x);
-  if (s->mode == SCENE_SNOW) {
-    float g = SNOW_BG_BOTTOM + (SNOW_BG_TOP - SNOW_BG_BOTTOM) * py;
-    p[0] = p[1] = p[2] = g;
-  } else {
-    p[0] = p[1] = p[2] = 1.0f;
+  int x0 = (t % b->tiles_x) * RENDER_TILE, y0 = (t / b->tiles_x) * RENDER_TILE;
+  int nx = w - x0 < RENDER_TILE ? w - x0 : RENDER_TILE, ny = h - y0 < RENDER_TILE ? h - y0 : RENDER_TILE;
+  float px[RENDER_TILE], py[RENDER_TILE], p[RENDER_TILE][RENDER_TILE][4];
+  uint8_t edge[RENDER_TILE][RENDER_TILE];
+  for (int i = 0; i < nx; i++) px[i] = ((float)(x0 + i) + 0.5f) / (float)w;
+  for (int i = 0; i < ny; i++) py[i] = ((float)(y0 + i) + 0.5f) / (float)h;
+  for (int y = 0; y < ny; y++) {
+    float g = s->mode == SCENE_SNOW ? SNOW_BG_BOTTOM + (SNOW_BG_TOP - SNOW_BG_BOTTOM) * py[y] : 1.0f;
+    for (int x = 0; x < nx; x++) p[y][x][0] = p[y][x][1] = p[y][x][2] = g, p[y][x][3] = 1.0f, edge[y][x] = 0;
   }
-  p[3] = 1.0f;
-  int edge = 0;
-  for (size_t k = 0; k < count; k++) {
-    const circle *c = &s->c[list[k]];
-    float dx = px - c->x, dy = py - c->y;
-    float d2 = dx * dx + dy * dy;
-    if (j->mask) {
-      /* The exact distance of the two float centres, against r +- eps. */
-      double ex = (double)px - c->x, ey = (double)py - c->y, e2 = ex * ex + ey * ey;
-      double lo = c->r > RENDER_EDGE_EPS ? c->r - RENDER_EDGE_EPS : 0, hi = c->r + RENDER_EDGE_EPS;
-      edge |= e2 >= lo * lo && e2 <= hi * hi;
-    }
-    if (d2 <= c->r * c->r) blend(s->mode, c, d2, p);
+  for (size_t k = b->start[t]; k < b->start[t + 1]; k++) {
+    const circle *c = &s->c[b->idx[k]];
+    int box[4];
+    circle_pixels(c, w, h, box);
+    int xa = box[0] > x0 ? box[0] - x0 : 0, xb = box[1] - x0 < nx - 1 ? box[1] - x0 : nx - 1;
+    int ya = box[2] > y0 ? box[2] - y0 : 0, yb = box[3] - y0 < ny - 1 ? box[3] - y0 : ny - 1;
+    float rr = c->r * c->r;
+    double lo = c->r > RENDER_EDGE_EPS ? c->r - RENDER_EDGE_EPS : 0, hi = c->r + RENDER_EDGE_EPS;
+    for (int y = ya; y <= yb; y++)
+      for (int x = xa; x <= xb; x++) {
+        float dx = px[x] - c->x, dy = py[y] - c->y;
+        float d2 = dx * dx + dy * dy;
+        if (j->mask) {
+          /* The exact distance of the two float centres, against r +- eps. */
+          double ex = (double)px[x] - c->x, ey = (double)py[y] - c->y, e2 = ex * ex + ey * ey;
+          edge[y][x] |= e2 >= lo * lo && e2 <= hi * hi;
+        }
+        if (d2 <= rr) blend(s->mode, c, d2, p[y][x]);
+      }
   }
-  if (j->mask) j->mask[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)edge;
+  for (int y = 0; y < ny; y++) {
+    memcpy(j->img->px + 4 * ((size_t)(y0 + y) * (size_t)w + (size_t)x0), p[y], (size_t)nx * 4 * sizeof(float));
+    if (j->mask) memcpy(j->mask + (size_t)(y0 + y) * (size_t)w + (size_t)x0, edge[y], (size_t)nx);
+  }
 }
 
 static void *worker(void *arg) {
   job *j = arg;
-  const bins *b = j->b;
-  int tiles = b->tiles_x * b->tiles_y;
-  for (int t; (t = atomic_fetch_add(&j->next_tile, 1)) < tiles;) {
-    int x0 = (t % b->tiles_x) * RENDER_TILE, y0 = (t / b->tiles_x) * RENDER_TILE;
-    int x1 = x0 + RENDER_TILE < j->img->width ? x0 + RENDER_TILE : j->img->width;
-    int y1 = y0 + RENDER_TILE < j->img->height ? y0 + RENDER_TILE : j->img->height;
-    const uint32_t *list = b->idx + b->start[t];
-    size_t count = b->start[t + 1] - b->start[t];
-    for (int y = y0; y < y1; y++)
-      for (int x = x0; x < x1; x++) shade_pixel(j, list, count, x, y);
-  }
+  int tiles = j->b->tiles_x * j->b->tiles_y;
+  for (int t; (t = atomic_fetch_add(&j->next_tile, 1)) < tiles;) shade_tile(j, t);
   return NULL;
 }
 

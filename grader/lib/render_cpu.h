@@ -1,5 +1,5 @@
-/* render_cpu.h: the one CPU reference renderer of assignment 05 (the spec is
- * /assignments 05-renderer; docs/scene-format.md restates it).
+/* render_cpu.h: the one CPU reference renderer of assignment 05 (the semantics
+ * below; docs/scene-format.md states them for students).
  *
  * Pixel (x, y) of a W x H image, row 0 at the bottom, has its centre at
  *   px = (x + 0.5f) / W,  py = (y + 0.5f) / H          (float division)

@@ -10,12 +10,12 @@
 /* Snow: a flake's radius grows with its nearness z in [0, 1] (0 far, 1 near),
  * r = SCENE_SNOW_R_FAR + (SCENE_SNOW_R_NEAR - SCENE_SNOW_R_FAR) * z, so the
  * renderer recovers z (and the depth factor of its alpha) from r alone. */
-#define SCENE_SNOW_R_FAR 0.001f
-#define SCENE_SNOW_R_NEAR 0.01f
+#define SCENE_SNOW_R_FAR 0.0015f
+#define SCENE_SNOW_R_NEAR 0.025f
 
 /* Snow background: grey from SNOW_BG_BOTTOM (py = 0) to SNOW_BG_TOP (py = 1). */
-#define SNOW_BG_BOTTOM 0.25f
-#define SNOW_BG_TOP 0.65f
+#define SNOW_BG_BOTTOM 0.15f
+#define SNOW_BG_TOP 0.5f
 
 /* The snow ramp: colour at t = i / (SNOW_RAMP_LEN - 1), linear between; the
  * index s = min(t, 1) * (SNOW_RAMP_LEN - 1) is clamped at t = 1. Centre white,

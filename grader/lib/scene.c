@@ -54,29 +54,28 @@ static int make_rgby(scene *s) {
   return 0;
 }
 
-/* Random scenes: centres a little beyond the image so its edges are covered too. */
-static int make_rand10k(scene *s) {
-  prng g = seeded(10000);
-  random_circles(s, &g, 0, s->n, -0.05f, 1.05f, -0.05f, 1.05f, 0.02f, 0.08f);
-  return 0;
-}
+/* The random scenes: circles with uniform centres in [lo, hi]^2 (a little beyond
+ * the image, so its edges are covered too), uniform radii and colours. */
+static const struct {
+  const char *name;
+  uint64_t seed;
+  float lo, hi, rmin, rmax;
+} RANDOM_SCENES[] = {
+    {"rand10k", 10000, -0.05f, 1.05f, 0.02f, 0.08f},
+    {"rand100k", 100000, -0.05f, 1.05f, 0.02f, 0.08f},
+    {"rand1M", 1000000, -0.01f, 1.01f, 0.003f, 0.012f},
+    {"micro2M", 2000000, 0.0f, 1.0f, 0.001f, 0.001f},
+};
 
-static int make_rand100k(scene *s) {
-  prng g = seeded(100000);
-  random_circles(s, &g, 0, s->n, -0.05f, 1.05f, -0.05f, 1.05f, 0.02f, 0.08f);
-  return 0;
-}
-
-static int make_rand1m(scene *s) {
-  prng g = seeded(1000000);
-  random_circles(s, &g, 0, s->n, -0.01f, 1.01f, -0.01f, 1.01f, 0.003f, 0.012f);
-  return 0;
-}
-
-static int make_micro2m(scene *s) {
-  prng g = seeded(2000000);
-  random_circles(s, &g, 0, s->n, 0, 1, 0, 1, 0.001f, 0.001f);
-  return 0;
+static int make_random(scene *s) {
+  for (size_t k = 0; k < sizeof RANDOM_SCENES / sizeof *RANDOM_SCENES; k++)
+    if (strcmp(RANDOM_SCENES[k].name, s->name) == 0) {
+      prng g = seeded(RANDOM_SCENES[k].seed);
+      float lo = RANDOM_SCENES[k].lo, hi = RANDOM_SCENES[k].hi;
+      random_circles(s, &g, 0, s->n, lo, hi, lo, hi, RANDOM_SCENES[k].rmin, RANDOM_SCENES[k].rmax);
+      return 0;
+    }
+  return -1; /* a table row names make_random without a RANDOM_SCENES row: a bug, caught by the tests */
 }
 
 /* 10k big circles over the whole image and 1k small ones in the top right corner;
@@ -117,8 +116,8 @@ static int cmp_float(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* 100k white flakes, far (small) ones first: nearness z = u^2 (u uniform, so
- * most flakes are far), sorted. As an
+/* 100k white flakes, far (small) ones first: nearness z = u^4 (u uniform, so
+ * most flakes are far and small), sorted. As an
  * animation (make movie), near flakes fall faster and everything wraps around. */
 #define SNOW_LO (-0.02f)
 #define SNOW_SPAN 1.04f
@@ -128,7 +127,7 @@ static int make_snow(scene *s) {
   if (!z) return -1;
   for (size_t i = 0; i < s->n; i++) {
     float u = uniform(&g, 0, 1);
-    z[i] = u * u;
+    z[i] = u * u * u * u;
   }
   qsort(z, s->n, sizeof *z, cmp_float);
   for (size_t i = 0; i < s->n; i++) {
@@ -242,10 +241,10 @@ static void advance_fireworks(scene *s, int frame) {
 const scene_def scene_table[] = {
     {"rgb", 3, 0, make_rgb, NULL, "three overlapping circles: red, green, blue"},
     {"rgby", 4, 0, make_rgby, NULL, "four overlapping circles: red, green, blue, yellow"},
-    {"rand10k", 10000, 0, make_rand10k, NULL, "10k random circles, r in [0.02, 0.08]"},
-    {"rand100k", 100000, 0, make_rand100k, NULL, "100k random circles, r in [0.02, 0.08]"},
-    {"rand1M", 1000000, 0, make_rand1m, NULL, "1M random circles, r in [0.003, 0.012]"},
-    {"micro2M", 2000000, 0, make_micro2m, NULL, "2M random circles, r = 0.001 (about one pixel at 1024)"},
+    {"rand10k", 10000, 0, make_random, NULL, "10k random circles, r in [0.02, 0.08]"},
+    {"rand100k", 100000, 0, make_random, NULL, "100k random circles, r in [0.02, 0.08]"},
+    {"rand1M", 1000000, 0, make_random, NULL, "1M random circles, r in [0.003, 0.012]"},
+    {"micro2M", 2000000, 0, make_random, NULL, "2M random circles, r = 0.001 (about one pixel at 1024)"},
     {"biglittle", BIG_COUNT + LITTLE_COUNT, 0, make_biglittle, NULL,
      "10k big circles (r 0.05..0.2), then 1k small ones in the top right corner"},
     {"littlebig", BIG_COUNT + LITTLE_COUNT, 0, make_littlebig, NULL,
@@ -282,7 +281,7 @@ int scene_make(const char *name, scene *s, char *err, size_t errcap) {
   if (row->animated) s->anim = calloc(4 * row->count, sizeof *s->anim);
   if (!s->c || (row->animated && !s->anim) || row->make(s) != 0) {
     scene_free(s);
-    snprintf(err, errcap, "scene %s: out of memory for %zu circles", name, row->count);
+    snprintf(err, errcap, "scene %s: could not make %zu circles (out of memory)", name, row->count);
     return -1;
   }
   if (row->animated) {

@@ -28,14 +28,16 @@ START_TEST(test_scene_table_rows) {
   ck_assert_int_eq(s.animated >= 0, row->animated);
   ck_assert_msg(memcmp(s.c, t.c, s.n * sizeof *s.c) == 0, "%s: two makes differ", row->name);
   size_t inside = 0;
+  /* Big loops test with if and abort only on failure: every passing ck_assert
+   * costs a message to Check's parent process. */
   for (size_t i = 0; i < s.n; i++) {
     const circle *c = &s.c[i];
-    ck_assert_msg(isfinite(c->x) && isfinite(c->y) && c->r > 0 && c->r <= SCENE_R_MAX, "%s circle %zu: x %g y %g r %g",
-                  row->name, i, c->x, c->y, c->r);
-    ck_assert_msg(c->x >= SCENE_COORD_MIN && c->x <= SCENE_COORD_MAX && c->y >= SCENE_COORD_MIN &&
-                      c->y <= SCENE_COORD_MAX,
-                  "%s circle %zu: centre (%g, %g) outside the file format's range", row->name, i, c->x, c->y);
-    for (int k = 0; k < 3; k++) ck_assert_msg(c->rgb[k] >= 0 && c->rgb[k] <= 1, "%s circle %zu colour", row->name, i);
+    if (!(isfinite(c->x) && isfinite(c->y) && c->r > 0 && c->r <= SCENE_R_MAX))
+      ck_abort_msg("%s circle %zu: x %g y %g r %g", row->name, i, c->x, c->y, c->r);
+    if (!(c->x >= SCENE_COORD_MIN && c->x <= SCENE_COORD_MAX && c->y >= SCENE_COORD_MIN && c->y <= SCENE_COORD_MAX))
+      ck_abort_msg("%s circle %zu: centre (%g, %g) outside the file format's range", row->name, i, c->x, c->y);
+    for (int k = 0; k < 3; k++)
+      if (!(c->rgb[k] >= 0 && c->rgb[k] <= 1)) ck_abort_msg("%s circle %zu: colour %g", row->name, i, c->rgb[k]);
     inside += c->x + c->r > 0 && c->x - c->r < 1 && c->y + c->r > 0 && c->y - c->r < 1;
   }
   ck_assert_msg(inside > 0, "%s: no circle touches the image", row->name);
@@ -63,8 +65,8 @@ START_TEST(test_scene_shapes) {
   ck_assert_int_eq(snow.mode, SCENE_SNOW);
   ck_assert_int_eq(pattern.mode, SCENE_NORMAL);
   for (size_t i = 1; i < snow.n; i++)
-    ck_assert_msg(snow.c[i - 1].r <= snow.c[i].r, "snow flake %zu (r %g) is nearer than flake %zu (r %g)", i - 1,
-                  snow.c[i - 1].r, i, snow.c[i].r);
+    if (snow.c[i - 1].r > snow.c[i].r)
+      ck_abort_msg("snow flake %zu (r %g) is nearer than flake %zu (r %g)", i - 1, snow.c[i - 1].r, i, snow.c[i].r);
   ck_assert_uint_eq(pattern.n, 1217);
   size_t off = 0;
   for (size_t i = 0; i < pattern.n; i++) off += pattern.c[i].x - pattern.c[i].r < 0 || pattern.c[i].y + pattern.c[i].r > 1;
@@ -89,9 +91,10 @@ START_TEST(test_scene_jitter) {
   size_t moved = 0;
   for (size_t i = 0; i < a.n; i++) {
     float dx = a.c[i].x - base.c[i].x, dy = a.c[i].y - base.c[i].y;
-    ck_assert_msg(fabsf(dx) <= SCENE_JITTER * 1.001f && fabsf(dy) <= SCENE_JITTER * 1.001f,
-                  "circle %zu moved by (%g, %g)", i, dx, dy);
-    ck_assert(a.c[i].r == base.c[i].r && memcmp(a.c[i].rgb, base.c[i].rgb, sizeof a.c[i].rgb) == 0);
+    if (!(fabsf(dx) <= SCENE_JITTER * 1.001f && fabsf(dy) <= SCENE_JITTER * 1.001f))
+      ck_abort_msg("circle %zu moved by (%g, %g)", i, dx, dy);
+    if (a.c[i].r != base.c[i].r || memcmp(a.c[i].rgb, base.c[i].rgb, sizeof a.c[i].rgb) != 0)
+      ck_abort_msg("circle %zu: jitter changed its radius or colour", i);
     moved += dx != 0 && dy != 0;
   }
   ck_assert_msg(moved > a.n * 99 / 100, "only %zu of %zu circles moved", moved, a.n);
@@ -207,6 +210,27 @@ START_TEST(test_scene_file_rejects) {
 }
 END_TEST
 
+/* docs/scene-format.md lists every scene of the table with its count, and no other. */
+START_TEST(test_scene_docs_table) {
+  char *doc = read_text("docs/scene-format.md");
+  ck_assert_msg(doc != NULL, "docs/scene-format.md is missing");
+  char *section = strstr(doc, "## The scenes");
+  ck_assert_msg(section != NULL, "docs/scene-format.md has no section \"## The scenes\"");
+  char *end = strstr(section, "\n## ");
+  if (end) *end = 0;
+  char row[128];
+  size_t rows_in_doc = 0;
+  for (const char *p = section; (p = strstr(p, "\n| `")); p++) rows_in_doc++;
+  for (size_t i = 0; i < scene_table_len; i++) {
+    snprintf(row, sizeof row, "\n| `%s` | %zu | ", scene_table[i].name, scene_table[i].count);
+    ck_assert_msg(strstr(section, row) != NULL, "docs/scene-format.md has no row \"%s\"", row + 1);
+  }
+  ck_assert_msg(rows_in_doc == scene_table_len, "docs/scene-format.md lists %zu scenes, the table %zu", rows_in_doc,
+                scene_table_len);
+  free(doc);
+}
+END_TEST
+
 Suite *scene_suite(void) {
   Suite *s = suite_create("scene");
   TCase *t = tcase_create("table");
@@ -216,6 +240,7 @@ Suite *scene_suite(void) {
   tcase_add_test(t, test_scene_shapes);
   tcase_add_test(t, test_scene_jitter);
   tcase_add_test(t, test_scene_advance);
+  tcase_add_test(t, test_scene_docs_table);
   suite_add_tcase(s, t);
   t = tcase_create("file");
   tcase_add_test(t, test_scene_file_good);
