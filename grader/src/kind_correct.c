@@ -126,7 +126,8 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
     if (!ok[i] && !first) first = first_bad[i];
   }
   double score = score_fraction(c->points, passed, c->n_cases);
-  const char *runs = c->repeat > 1 ? " in every run" : "";
+  char runs[32] = "";
+  if (c->repeat > 1) snprintf(runs, sizeof runs, " in all %d runs", c->repeat);
   if (passed == c->n_cases) return check_finish(r, s, V_PASS, score, "%d/%d cases correct%s", passed, c->n_cases, runs);
   check_finish(r, s, passed ? V_PARTIAL : V_FAIL, score, "%d/%d cases correct%s; %s", passed, c->n_cases, runs, first);
 }
