@@ -476,6 +476,42 @@ START_TEST(test_no_gpu_mode) {
 }
 END_TEST
 
+/* A failed case's images, saved by the student's harness into the folder the
+ * grader names with --save-failed, land in the results folder and are named
+ * in report.md and results.json; a check that saved nothing leaves no folder. */
+START_TEST(test_saved_images) {
+  char *root = make_course("for c in $cases; do OK=0 MM=1 FB=0 emit $c; "
+                           "for e in student.png expected.png diff.png student.ppm; do echo img > \"$dir/$c.$e\"; done; done\n",
+                           NULL, 2);
+  ck_assert_int_eq(grade(root, NULL, NULL), 0);
+  static const char *const FILES[] = {"n10.diff.png", "n10.expected.png", "n10.student.png", "n10.student.ppm", "n20.student.png"};
+  char path[900], rel[200];
+  snprintf(path, sizeof path, "%s/grade-results/latest/report.md", root);
+  char *md = read_text(path);
+  ck_assert(md != NULL);
+  json_t *j = latest(root);
+  json_t *t = find_test(j, "99-fake", "correct");
+  const char *out = json_string_value(json_object_get(t, "output"));
+  json_t *files = json_object_get(json_object_get(t, "extra_data"), "files");
+  ck_assert_int_eq(json_array_size(files), 8);
+  for (int i = 0; i < 5; i++) {
+    snprintf(rel, sizeof rel, "images/99-fake/correct/%s", FILES[i]);
+    snprintf(path, sizeof path, "%s/grade-results/latest/%s", root, rel);
+    ck_assert_msg(access(path, R_OK) == 0, "%s was not kept in the results folder", rel);
+    ck_assert_msg(strstr(out, rel), "results.json's output does not name %s:\n%s", rel, out);
+    char link[500];
+    snprintf(link, sizeof link, "](%s)", rel);
+    ck_assert_msg(strstr(md, link), "report.md does not link %s", rel);
+  }
+  snprintf(path, sizeof path, "%s/grade-results/latest/images/98-other", root);
+  ck_assert_msg(access(path, F_OK) != 0, "an empty image folder was left for a check that passed");
+  free(md);
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 int main(void) {
   if (!realpath("build/grader/grade", grader)) {
     fprintf(stderr, "faults: run from the repository root after building build/grader/grade\n");
@@ -495,13 +531,14 @@ int main(void) {
   tcase_add_test(t, test_concurrent_runs);
   tcase_add_test(t, test_no_sanitizer);
   tcase_add_test(t, test_no_gpu_mode);
+  tcase_add_test(t, test_saved_images);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
-  int covered = N_FAULTS + N_CONF_FAULTS + 6;
-  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 6 grader I/O and modes); %s\n", covered,
+  int covered = N_FAULTS + N_CONF_FAULTS + 7;
+  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 7 grader I/O and modes); %s\n", covered,
          N_FAULTS, N_CONF_FAULTS, failed ? "SOME NOT CAUGHT" : "every one caught with its reason");
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
