@@ -72,7 +72,7 @@ $(B)/.gencode: FORCE
 
 $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 $(B)/lib/harness.o: grader/harness/harness.cu grader/harness/harness.h $(wildcard grader/lib/*.h) $(B)/.gencode
 	@mkdir -p $(@D)
@@ -83,10 +83,11 @@ $(LIBHARNESS): $(LIB_O) $(B)/lib/harness.o
 
 $(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
+# Written to a temporary name and renamed, as the binaries are: two make grade at once never link a half-written archive.
 $(LIBGRADER): $(GRADER_O) $(LIB_O)
-	ar rcs $@ $^
+	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
 # inih is linked statically so the grader runs on GPU hosts that lack it.
 $(GRADE): $(B)/grader/grade.o $(LIBGRADER)
