@@ -76,10 +76,10 @@ $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 
 $(B)/lib/harness.o: grader/harness/harness.cu grader/harness/harness.h $(wildcard grader/lib/*.h) $(B)/.gencode
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@.tmp$$$$.o && mv -f $@.tmp$$$$.o $@
 
 $(LIBHARNESS): $(LIB_O) $(B)/lib/harness.o
-	ar rcs $@ $^
+	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
 $(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
