@@ -162,6 +162,7 @@ static result_line sample(void) {
   r.median_ms = 0.0712;
   r.min_ms = 0.07;
   r.reps = 20;
+  r.verified = 20;
   r.first_bad = -1;
   return r;
 }
