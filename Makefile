@@ -82,21 +82,22 @@ HARNESS_LIBS := $(PNG_LIBS) -lpthread
 HARNESS_O := $(patsubst grader/harness/%.c,$(B)/lib/%.o,$(wildcard grader/harness/*.c))
 $(B)/lib/%.o: grader/harness/%.c $(wildcard grader/harness/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igrader/harness -c $< -o $@
+	$(CC) $(CFLAGS) -Igrader/harness -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 $(B)/lib/harness.o: grader/harness/harness.cu $(wildcard grader/harness/*.h grader/lib/*.h) $(B)/.gencode
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@.tmp$$$$.o && mv -f $@.tmp$$$$.o $@
 
 $(LIBHARNESS): $(LIB_O) $(HARNESS_O) $(B)/lib/harness.o
-	ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
+	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
 $(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
+# Written to a temporary name and renamed, as the binaries are: two make grade at once never link a half-written archive.
 $(LIBGRADER): $(GRADER_O) $(LIB_O)
-	ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
+	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
 # inih is linked statically so the grader runs on GPU hosts that lack it. A
 # handout ships it prebuilt as grader/bin/grade (make handout): copied, not built.

@@ -1,9 +1,11 @@
 /* checks.h: run one check of one assignment and score it.
  *
- * Each check kind runs the student's harness (and the reference's, where the
- * kind compares against it) as child processes through proc.h, reads their
- * result lines, and turns them into a verdict, a score and a one-line reason.
- * Nothing a child does can stop a check from producing a result. */
+ * check_run applies the gates every check passes (interrupted, no GPU, no
+ * student binary, broken reference), then calls its kind's run function from
+ * the kind table (kinds.h). Kinds run harnesses as child processes
+ * (harness_run.h), turn their result lines into a verdict, a score (score.h)
+ * and a one-line reason. Nothing a child does can stop a check from producing
+ * a result. */
 #ifndef SCANLAB_CHECKS_H
 #define SCANLAB_CHECKS_H
 
@@ -31,6 +33,7 @@ typedef struct grade_env {
   char sanitizer[GRADE_PATH_MAX]; /* compute-sanitizer, or "" when absent */
   char ncu[GRADE_PATH_MAX];       /* Nsight Compute's ncu, or "" when absent */
   double timeout_scale;  /* multiplies every limit (slow machines) */
+  char save_root[GRADE_PATH_MAX]; /* the results folder being written (images go under it); "" when none */
 } grade_env;
 
 typedef struct assignment_ctx {
@@ -46,6 +49,8 @@ typedef struct assignment_ctx {
   char student_error[2048];       /* why not: the compiler's message, or what is missing */
   int reference_ok;
   char reference_error[512];
+  char ref_slugs[64][CONF_NAME_MAX]; /* the variants and baselines the reference's --list names */
+  int n_ref_slugs;
 } assignment_ctx;
 
 typedef struct check_result {
@@ -55,7 +60,9 @@ typedef struct check_result {
   char reason[256]; /* one line, for the table */
   char *output;     /* the full story (malloc'd), for results.json and report.md */
   int has_perf;
-  double t_student, t_ref;
+  double t_student, t_ref; /* t_ref: the baseline's time */
+  char baseline[96];       /* what t_ref is: "reference", "reference SLUG" or "copy_d2d" */
+  char *files;             /* files the check saved under the results folder, one relative path a line (malloc'd), or NULL */
 } check_result;
 
 /* Fills the paths of ctx, and checks the student build and the reference. */

@@ -10,25 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kinds.h"
 #include "result.h"
 
-static const char *const KIND_NAMES[KIND_COUNT] = {"correct", "perf", "ptx", "sanitizer", "model", "metric"};
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 static const char *const VISIBILITIES[] = {"visible", "hidden", "after_due_date", "after_published"};
 
-const char *conf_kind_name(check_kind k) { return k < KIND_COUNT ? KIND_NAMES[k] : "?"; }
-int conf_kind_needs_gpu(check_kind k) { return k != KIND_PTX && k != KIND_MODEL; }
+const char *conf_kind_name(check_kind k) {
+  const kind_def *d = kind_get(k);
+  return d ? d->name : "?";
+}
+int conf_kind_needs_gpu(check_kind k) {
+  const kind_def *d = kind_get(k);
+  return !d || d->needs_gpu; /* an unknown kind never runs without a GPU */
+}
 
 double conf_total_points(const assignment_conf *a) {
   double t = 0;
   for (int i = 0; i < a->n_checks; i++) t += a->checks[i].points;
   return t;
 }
-
-/* Which keys a section has set, to catch repeats and missing ones. */
-enum { F_KIND = 1 << 0, F_POINTS = 1 << 1, F_VARIANT = 1 << 2, F_CASES = 1 << 3, F_KERNEL = 1 << 4,
-       F_PATTERN = 1 << 5, F_TOOL = 1 << 6, F_FULL_RATIO = 1 << 7, F_MIN = 1 << 8, F_MAX = 1 << 9, F_RUNS = 1 << 10,
-       F_REPS = 1 << 11, F_METRIC = 1 << 12 };
 
 typedef struct parser {
   FILE *f;
@@ -40,8 +41,7 @@ typedef struct parser {
   int in_assignment;
   int assignment_seen;
   check_conf *cur;
-  unsigned seen_keys[CONF_MAX_CHECKS + 1]; /* bit per key name, by section (0 = [assignment]) */
-  unsigned set_fields[CONF_MAX_CHECKS];
+  unsigned seen_keys[CONF_MAX_CHECKS + 1]; /* a bit per key set, by section (0 = [assignment]) */
 } parser;
 
 static int perr(parser *p, int line, const char *fmt, ...) {
@@ -114,6 +114,7 @@ static char *reader(char *str, int num, void *stream) {
     c->kind = KIND_COUNT;
     c->min = c->max = -1;
     c->runs = 3;
+    c->repeat = 1;
     c->full_ratio = 1.0;
     c->timeout_s = 0;
     snprintf(c->visibility, sizeof c->visibility, "visible");
@@ -150,116 +151,205 @@ static int one_of(const char *v, const char *const *list, size_t n) {
   return -1;
 }
 
-static int assignment_key(parser *p, const char *key, const char *v) {
-  assignment_conf *a = p->a;
-  if (!strcmp(key, "name")) return set_name(p, a->name, key, v);
-  if (!strcmp(key, "title")) return set_text(p, a->title, sizeof a->title, key, v);
-  if (!strcmp(key, "timeout")) {
-    if (parse_number(v, 0.1, 3600, &a->timeout_s)) return perr(p, p->line, "timeout: '%s' is not a number of seconds in [0.1, 3600]", v);
-    return 1;
-  }
-  return perr(p, p->line, "unknown key '%s' in [assignment] (name, title, timeout)", key);
+/* ---------------------------------------------------------------- [assignment] keys */
+
+typedef int (*assignment_parser)(parser *p, const char *key, const char *v);
+
+static int a_name(parser *p, const char *key, const char *v) { return set_name(p, p->a->name, key, v); }
+static int a_title(parser *p, const char *key, const char *v) { return set_text(p, p->a->title, sizeof p->a->title, key, v); }
+static int a_timeout(parser *p, const char *key, const char *v) {
+  (void)key;
+  if (parse_number(v, 0.1, 3600, &p->a->timeout_s)) return perr(p, p->line, "timeout: '%s' is not a number of seconds in [0.1, 3600]", v);
+  return 1;
 }
 
-static int check_key(parser *p, check_conf *c, const char *key, const char *v) {
-  unsigned *fields = &p->set_fields[c - p->a->checks];
-  double d;
-  if (!strcmp(key, "kind")) {
-    int k = one_of(v, KIND_NAMES, KIND_COUNT);
-    if (k < 0) return perr(p, p->line, "kind: '%s' is not one of correct, perf, ptx, sanitizer, model, metric", v);
-    c->kind = (check_kind)k;
-    *fields |= F_KIND;
-  } else if (!strcmp(key, "points")) {
-    if (parse_number(v, -INFINITY, INFINITY, &d)) return perr(p, p->line, "points: '%s' is not a number", v);
-    if (d < 0) return perr(p, p->line, "points: %s is negative", v);
-    if (d > 1000) return perr(p, p->line, "points: %s is more than 1000", v);
-    c->points = d;
-    *fields |= F_POINTS;
-  } else if (!strcmp(key, "title")) {
-    return set_text(p, c->title, sizeof c->title, key, v);
-  } else if (!strcmp(key, "timeout")) {
-    if (parse_number(v, 0.1, 3600, &c->timeout_s)) return perr(p, p->line, "timeout: '%s' is not a number of seconds in [0.1, 3600]", v);
-  } else if (!strcmp(key, "visibility")) {
-    if (one_of(v, VISIBILITIES, 4) < 0) return perr(p, p->line, "visibility: '%s' is not one of visible, hidden, after_due_date, after_published", v);
-    snprintf(c->visibility, sizeof c->visibility, "%s", v);
-  } else if (!strcmp(key, "expect_starter")) {
-    static const char *const E[] = {"any", "pass", "fail"};
-    int e = one_of(v, E, 3);
-    if (e < 0) return perr(p, p->line, "expect_starter: '%s' is not one of any, pass, fail", v);
-    c->expect_starter = (expect)e;
-  } else if (!strcmp(key, "variant")) {
-    *fields |= F_VARIANT;
-    return set_name(p, c->variant, key, v);
-  } else if (!strcmp(key, "cases") || !strcmp(key, "case")) {
-    if (*fields & F_CASES) return perr(p, p->line, "%s: cases given twice", key);
-    char buf[CONF_TEXT_MAX * 2];
-    snprintf(buf, sizeof buf, "%s", v);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-      if (!result_name_ok(t)) return perr(p, p->line, "%s: '%s' is not a case name", key, t);
-      if (c->n_cases == CONF_MAX_CASES) return perr(p, p->line, "%s: more than %d cases", key, CONF_MAX_CASES);
-      snprintf(c->cases[c->n_cases++], CONF_NAME_MAX, "%s", t);
-    }
-    if (!c->n_cases) return perr(p, p->line, "%s: no case names", key);
-    *fields |= F_CASES;
-  } else if (!strcmp(key, "full_ratio")) {
-    if (parse_number(v, 0.01, 100, &c->full_ratio)) return perr(p, p->line, "full_ratio: '%s' is not a number in [0.01, 100]", v);
-    *fields |= F_FULL_RATIO;
-  } else if (!strcmp(key, "runs")) {
-    if (parse_number(v, 3, 50, &d) || d != floor(d)) return perr(p, p->line, "runs: '%s' is not an integer in [3, 50]", v);
-    c->runs = (int)d;
-    *fields |= F_RUNS;
-  } else if (!strcmp(key, "reps")) {
-    if (parse_number(v, 1, 10000, &d) || d != floor(d)) return perr(p, p->line, "reps: '%s' is not an integer in [1, 10000]", v);
-    c->reps = (int)d;
-    *fields |= F_REPS;
-  } else if (!strcmp(key, "kernel")) {
-    *fields |= F_KERNEL;
-    return set_name(p, c->kernel, key, v);
-  } else if (!strcmp(key, "pattern")) {
-    regex_t re;
-    if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) return perr(p, p->line, "pattern: '%s' is not a POSIX extended regular expression", v);
-    regfree(&re);
-    *fields |= F_PATTERN;
-    return set_text(p, c->pattern, sizeof c->pattern, key, v);
-  } else if (!strcmp(key, "min") || !strcmp(key, "max")) {
-    if (parse_number(v, 0, 1e6, &d) || d != floor(d)) return perr(p, p->line, "%s: '%s' is not a count in [0, 1000000]", key, v);
-    if (key[1] == 'i') c->min = (long)d, *fields |= F_MIN;
-    else c->max = (long)d, *fields |= F_MAX;
-  } else if (!strcmp(key, "metric")) {
-    if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,") != strlen(v))
-      return perr(p, p->line, "metric: '%s' is not a list of ncu metric names", v);
-    *fields |= F_METRIC;
-    return set_text(p, c->metric, sizeof c->metric, key, v);
-  } else if (!strcmp(key, "tool")) {
-    if (one_of(v, TOOLS, 4) < 0) return perr(p, p->line, "tool: '%s' is not one of memcheck, racecheck, synccheck, initcheck", v);
-    snprintf(c->tool, sizeof c->tool, "%s", v);
-    *fields |= F_TOOL;
-  } else {
-    return perr(p, p->line, "unknown key '%s' in [%s]", key, c->name);
+static const struct {
+  const char *name;
+  assignment_parser parse;
+} ASSIGNMENT_KEYS[] = {{"name", a_name}, {"title", a_title}, {"timeout", a_timeout}};
+#define N_ASSIGNMENT_KEYS (int)(sizeof ASSIGNMENT_KEYS / sizeof *ASSIGNMENT_KEYS)
+
+/* ---------------------------------------------------------------- check keys */
+
+typedef int (*key_parser)(parser *p, check_conf *c, const char *key, const char *v);
+
+static int k_kind(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  const kind_def *d = kind_find(v);
+  if (!d) {
+    char names[160];
+    size_t len = 0;
+    names[0] = 0;
+    for (int k = 0; k < KIND_COUNT; k++) len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", KINDS[k].name);
+    return perr(p, p->line, "kind: '%s' is not one of %s", v, names);
   }
+  c->kind = (check_kind)(d - KINDS);
   return 1;
+}
+
+static int k_points(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  double d;
+  if (parse_number(v, -INFINITY, INFINITY, &d)) return perr(p, p->line, "points: '%s' is not a number", v);
+  if (d < 0) return perr(p, p->line, "points: %s is negative", v);
+  if (d > 1000) return perr(p, p->line, "points: %s is more than 1000", v);
+  c->points = d;
+  return 1;
+}
+
+static int k_title(parser *p, check_conf *c, const char *key, const char *v) { return set_text(p, c->title, sizeof c->title, key, v); }
+
+static int k_timeout(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  if (parse_number(v, 0.1, 3600, &c->timeout_s)) return perr(p, p->line, "timeout: '%s' is not a number of seconds in [0.1, 3600]", v);
+  return 1;
+}
+
+static int k_visibility(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  if (one_of(v, VISIBILITIES, 4) < 0) return perr(p, p->line, "visibility: '%s' is not one of visible, hidden, after_due_date, after_published", v);
+  snprintf(c->visibility, sizeof c->visibility, "%s", v);
+  return 1;
+}
+
+static int k_expect(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  static const char *const E[] = {"any", "pass", "fail"};
+  int e = one_of(v, E, 3);
+  if (e < 0) return perr(p, p->line, "expect_starter: '%s' is not one of any, pass, fail", v);
+  c->expect_starter = (expect)e;
+  return 1;
+}
+
+static int k_variant(parser *p, check_conf *c, const char *key, const char *v) { return set_name(p, c->variant, key, v); }
+static int k_baseline(parser *p, check_conf *c, const char *key, const char *v) { return set_name(p, c->baseline, key, v); }
+static int k_kernel(parser *p, check_conf *c, const char *key, const char *v) { return set_name(p, c->kernel, key, v); }
+
+static int k_cases(parser *p, check_conf *c, const char *key, const char *v) {
+  char buf[CONF_TEXT_MAX * 2];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+    if (!result_name_ok(t)) return perr(p, p->line, "%s: '%s' is not a case name", key, t);
+    if (c->n_cases == CONF_MAX_CASES) return perr(p, p->line, "%s: more than %d cases", key, CONF_MAX_CASES);
+    snprintf(c->cases[c->n_cases++], CONF_NAME_MAX, "%s", t);
+  }
+  if (!c->n_cases) return perr(p, p->line, "%s: no case names", key);
+  return 1;
+}
+
+/* An integer key in [lo, hi]. */
+static int integer(parser *p, const char *key, const char *v, double lo, double hi, int *out) {
+  double d;
+  if (parse_number(v, lo, hi, &d) || d != floor(d)) return perr(p, p->line, "%s: '%s' is not an integer in [%g, %g]", key, v, lo, hi);
+  *out = (int)d;
+  return 1;
+}
+
+static int k_repeat(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 1, CONF_MAX_REPEAT, &c->repeat); }
+static int k_runs(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 3, 50, &c->runs); }
+static int k_reps(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 1, 10000, &c->reps); }
+
+static int k_full_ratio(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  if (parse_number(v, 0.01, 100, &c->full_ratio)) return perr(p, p->line, "full_ratio: '%s' is not a number in [0.01, 100]", v);
+  return 1;
+}
+
+static int k_pattern(parser *p, check_conf *c, const char *key, const char *v) {
+  regex_t re;
+  if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) return perr(p, p->line, "pattern: '%s' is not a POSIX extended regular expression", v);
+  regfree(&re);
+  return set_text(p, c->pattern, sizeof c->pattern, key, v);
+}
+
+static int k_bound(parser *p, check_conf *c, const char *key, const char *v) {
+  double d;
+  if (parse_number(v, 0, 1e6, &d) || d != floor(d)) return perr(p, p->line, "%s: '%s' is not a count in [0, 1000000]", key, v);
+  *(!strcmp(key, "min") ? &c->min : &c->max) = (long)d;
+  return 1;
+}
+
+static int k_metric(parser *p, check_conf *c, const char *key, const char *v) {
+  if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,") != strlen(v))
+    return perr(p, p->line, "metric: '%s' is not a list of ncu metric names", v);
+  return set_text(p, c->metric, sizeof c->metric, key, v);
+}
+
+static int k_tool(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  if (one_of(v, TOOLS, 4) < 0) return perr(p, p->line, "tool: '%s' is not one of memcheck, racecheck, synccheck, initcheck", v);
+  snprintf(c->tool, sizeof c->tool, "%s", v);
+  return 1;
+}
+
+/* Every key a check section may hold: its spelling, its bit, its parser. A key
+ * with two spellings has two rows with the same bit, so giving both is a repeat. */
+static const struct {
+  const char *name;
+  conf_key key;
+  key_parser parse;
+} CHECK_KEYS[] = {
+    {"kind", KEY_KIND, k_kind},
+    {"points", KEY_POINTS, k_points},
+    {"title", KEY_TITLE, k_title},
+    {"timeout", KEY_TIMEOUT, k_timeout},
+    {"visibility", KEY_VISIBILITY, k_visibility},
+    {"expect_starter", KEY_EXPECT_STARTER, k_expect},
+    {"variant", KEY_VARIANT, k_variant},
+    {"cases", KEY_CASES, k_cases},
+    {"case", KEY_CASES, k_cases},
+    {"repeat", KEY_REPEAT, k_repeat},
+    {"full_ratio", KEY_FULL_RATIO, k_full_ratio},
+    {"runs", KEY_RUNS, k_runs},
+    {"reps", KEY_REPS, k_reps},
+    {"baseline", KEY_BASELINE, k_baseline},
+    {"kernel", KEY_KERNEL, k_kernel},
+    {"pattern", KEY_PATTERN, k_pattern},
+    {"min", KEY_MIN, k_bound},
+    {"max", KEY_MAX, k_bound},
+    {"tool", KEY_TOOL, k_tool},
+    {"metric", KEY_METRIC, k_metric},
+};
+#define N_CHECK_KEYS (int)(sizeof CHECK_KEYS / sizeof *CHECK_KEYS)
+
+const char *conf_key_name(conf_key k) {
+  for (int i = 0; i < N_CHECK_KEYS; i++)
+    if (CHECK_KEYS[i].key == k) return CHECK_KEYS[i].name;
+  return "?";
+}
+
+void conf_keys_print(FILE *f, unsigned mask) {
+  int n = 0;
+  for (int k = 0; k < KEY_COUNT; k++)
+    if (mask & KEY_BIT(k)) fprintf(f, "%s%s", n++ ? "," : "", conf_key_name((conf_key)k));
+  if (!n) fputs("-", f);
 }
 
 static int handler(void *user, const char *section, const char *key, const char *value) {
   parser *p = (parser *)user;
-  (void)section;
   if (p->err_line) return 1; /* report only the first error */
   int idx = p->in_assignment ? 0 : p->cur ? (int)(p->cur - p->a->checks) + 1 : -1;
   if (idx < 0) return perr(p, p->line, "key '%s' outside any valid section", key);
-  /* A repeated key (inih also repeats a key for indented continuation lines). */
-  static const char *const ALL[] = {"name", "title", "timeout", "kind", "points", "visibility",
-                                    "expect_starter", "variant", "cases", "case", "full_ratio",
-                                    "runs", "reps", "kernel", "pattern", "min", "max", "tool", "metric"};
-  int bit = one_of(key, ALL, sizeof ALL / sizeof *ALL);
-  if (bit >= 0) {
-    if (p->seen_keys[idx] & (1u << bit)) return perr(p, p->line, "key '%s' given twice in [%s] (or an indented continuation line)", key, section);
-    p->seen_keys[idx] |= 1u << bit;
+  unsigned bit = 0;
+  int row = -1;
+  if (p->in_assignment) {
+    for (int i = 0; i < N_ASSIGNMENT_KEYS && row < 0; i++)
+      if (!strcmp(key, ASSIGNMENT_KEYS[i].name)) row = i, bit = 1u << i;
+    if (row < 0) return perr(p, p->line, "unknown key '%s' in [assignment] (name, title, timeout)", key);
+  } else {
+    for (int i = 0; i < N_CHECK_KEYS && row < 0; i++)
+      if (!strcmp(key, CHECK_KEYS[i].name)) row = i, bit = KEY_BIT(CHECK_KEYS[i].key);
+    if (row < 0) return perr(p, p->line, "unknown key '%s' in [%s]", key, section);
   }
-  return p->in_assignment ? assignment_key(p, key, value) : check_key(p, p->cur, key, value);
+  /* A repeated key (inih also repeats a key for indented continuation lines). */
+  if (p->seen_keys[idx] & bit) return perr(p, p->line, "key '%s' given twice in [%s] (or an indented continuation line)", key, section);
+  p->seen_keys[idx] |= bit;
+  return p->in_assignment ? ASSIGNMENT_KEYS[row].parse(p, key, value) : CHECK_KEYS[row].parse(p, p->cur, key, value);
 }
 
-/* Per-kind rules, checked once the whole file is read. */
+/* Per-kind rules, checked once the whole file is read: the kind's row says
+ * which keys it requires and allows, and may add a rule of its own. */
 static int validate(parser *p) {
   assignment_conf *a = p->a;
   if (!p->assignment_seen) return perr(p, 1, "no [assignment] section");
@@ -269,33 +359,23 @@ static int validate(parser *p) {
   if (a->n_checks == 0) return perr(p, p->line, "no checks: add a [check-name] section");
   for (int i = 0; i < a->n_checks; i++) {
     check_conf *c = &a->checks[i];
-    unsigned f = p->set_fields[i];
-    if (!(f & F_KIND)) return perr(p, c->line, "[%s]: missing key 'kind'", c->name);
-    if (!(f & F_POINTS)) return perr(p, c->line, "[%s]: missing key 'points'", c->name);
-    if (!c->timeout_s) c->timeout_s = c->kind == KIND_SANITIZER ? 4 * a->timeout_s : a->timeout_s;
+    unsigned f = p->seen_keys[i + 1];
+    for (int k = 0; k < KEY_COUNT; k++)
+      if ((KEYS_EVERY_REQUIRED & KEY_BIT(k)) && !(f & KEY_BIT(k)))
+        return perr(p, c->line, "[%s]: missing key '%s'", c->name, conf_key_name((conf_key)k));
+    const kind_def *d = kind_get(c->kind);
+    if (!d) return perr(p, c->line, "[%s]: no kind", c->name); /* k_kind accepts only rows of the table */
+    if (!c->timeout_s) c->timeout_s = d->timeout_factor * a->timeout_s;
     if (!c->title[0]) snprintf(c->title, sizeof c->title, "%s", c->name);
-    unsigned need = 0, allow = F_KIND | F_POINTS;
-    switch (c->kind) {
-    case KIND_CORRECT: need = F_VARIANT | F_CASES; break;
-    case KIND_PERF: need = F_VARIANT | F_CASES; allow |= F_FULL_RATIO | F_RUNS | F_REPS; break;
-    case KIND_PTX: need = F_KERNEL | F_PATTERN; allow |= F_MIN | F_MAX; break;
-    case KIND_SANITIZER: need = F_VARIANT | F_CASES | F_TOOL; break;
-    case KIND_MODEL: need = F_VARIANT | F_CASES; break;
-    case KIND_METRIC: need = F_VARIANT | F_CASES | F_KERNEL | F_METRIC; allow |= F_MIN | F_MAX; break;
-    default: break;
+    unsigned allow = KEYS_EVERY_REQUIRED | KEYS_EVERY_OPTIONAL | d->required | d->optional;
+    for (int k = 0; k < KEY_COUNT; k++) {
+      if ((d->required & KEY_BIT(k)) && !(f & KEY_BIT(k)))
+        return perr(p, c->line, "[%s]: kind %s needs key '%s'", c->name, d->name, conf_key_name((conf_key)k));
+      if ((f & KEY_BIT(k)) && !(allow & KEY_BIT(k)))
+        return perr(p, c->line, "[%s]: key '%s' does not apply to kind %s", c->name, conf_key_name((conf_key)k), d->name);
     }
-    static const char *const FIELD_KEYS[] = {"kind", "points", "variant", "cases", "kernel", "pattern",
-                                             "tool", "full_ratio", "min", "max", "runs", "reps", "metric"};
-    for (int b = 0; b < 13; b++) {
-      if ((need & (1u << b)) && !(f & (1u << b)))
-        return perr(p, c->line, "[%s]: kind %s needs key '%s'", c->name, KIND_NAMES[c->kind], FIELD_KEYS[b]);
-      if ((f & (1u << b)) && !((need | allow) & (1u << b)))
-        return perr(p, c->line, "[%s]: key '%s' does not apply to kind %s", c->name, FIELD_KEYS[b], KIND_NAMES[c->kind]);
-    }
-    if (c->kind == KIND_PERF && c->n_cases != 1) return perr(p, c->line, "[%s]: a perf check times exactly one case", c->name);
-    if ((c->kind == KIND_PTX || c->kind == KIND_METRIC) && c->min < 0 && c->max < 0)
-      return perr(p, c->line, "[%s]: a %s check needs min, max or both", c->name, KIND_NAMES[c->kind]);
-    if (c->kind == KIND_METRIC && c->n_cases != 1) return perr(p, c->line, "[%s]: a metric check profiles exactly one case", c->name);
+    char why[200];
+    if (d->rule && !d->rule(c, why, sizeof why)) return perr(p, c->line, "[%s]: %s", c->name, why);
     if (c->max >= 0 && c->min > c->max) return perr(p, c->line, "[%s]: min %ld is above max %ld", c->name, c->min, c->max);
   }
   return 1;

@@ -23,12 +23,14 @@
 
 #include "checks.h"
 #include "conf.h"
+#include "kinds.h"
 #include "proc.h"
 #include "report.h"
 
 static const char USAGE[] =
     "usage: grade [--root DIR] [--src starter|solutions] [--results DIR] [--seed S] [--no-gpu]\n"
     "             [--expect] [--timeout-scale X] [--cuda DIR] [ASSIGNMENT ...]\n"
+    "       grade --kinds      (the table of check kinds and their grade.conf keys)\n"
     "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n";
 
 typedef struct options {
@@ -62,6 +64,7 @@ static int parse_args(int argc, char **argv, options *o) {
     if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
     else if (!strcmp(a, "--expect")) o->expect = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(USAGE, stdout), -1;
+    else if (!strcmp(a, "--kinds")) return kinds_print(stdout), -1;
     else if (!strncmp(a, "--", 2)) {
       if (i + 1 >= argc) return usage_error("%s needs a value", a);
       const char *v = argv[++i];
@@ -250,6 +253,10 @@ int main(int argc, char **argv) {
   strftime(rep.stamp, sizeof rep.stamp, "%Y%m%d-%H%M%S", &tm);
   struct timespec ts0, ts1;
   clock_gettime(CLOCK_MONOTONIC, &ts0);
+  char results_root[GRADE_PATH_MAX], dir[GRADE_PATH_MAX], err[512];
+  if (o.results) snprintf(results_root, sizeof results_root, "%s", o.results);
+  else snprintf(results_root, sizeof results_root, "%s/grade-results", o.root);
+  if (report_open(&rep, results_root) == 0) snprintf(env.save_root, sizeof env.save_root, "%s", rep.tmp);
 
   int colour = use_colour(), tty = isatty(1);
   printf("Scan Lab grader: grading %s/, seed %" PRIu64 " (GRADE_SEED=%" PRIu64 " replays it)\n", o.src, env.seed, env.seed);
@@ -304,9 +311,6 @@ int main(int argc, char **argv) {
   report_totals(&rep, &score, &max);
   printf("\nTotal: %.2f / %.2f%s\n", score, max, rep.interrupted ? " (INCOMPLETE: interrupted)" : "");
 
-  char results_root[GRADE_PATH_MAX], dir[GRADE_PATH_MAX], err[512];
-  if (o.results) snprintf(results_root, sizeof results_root, "%s", o.results);
-  else snprintf(results_root, sizeof results_root, "%s/grade-results", o.root);
   if (report_write(&rep, results_root, dir, sizeof dir, err, sizeof err)) {
     fprintf(stderr, "grade: results not saved: %s. Previous results in %s/ are untouched.\n", err, results_root);
     return 5;

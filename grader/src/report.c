@@ -97,7 +97,15 @@ void report_json(FILE *f, const run_report *r) {
       jw_string(&w, "reason", c->reason);
       if (c->has_perf) {
         jw_number(&w, "student_ms", c->t_student);
-        jw_number(&w, "reference_ms", c->t_ref);
+        jw_number(&w, "reference_ms", c->t_ref); /* the baseline's time */
+        jw_string(&w, "baseline", c->baseline);
+      }
+      if (c->files) {
+        jw_array_open(&w, "files");
+        char *copy = strdup(c->files), *save = NULL;
+        for (char *f = strtok_r(copy, "\n", &save); f; f = strtok_r(NULL, "\n", &save)) jw_string(&w, NULL, f);
+        free(copy);
+        jw_array_close(&w);
       }
       jw_object_close(&w);
       jw_object_close(&w);
@@ -122,6 +130,15 @@ static void md_cell(FILE *f, const char *s) {
     else if (*s == '\n' || *s == '\r') fputc(' ', f);
     else fputc(*s, f);
   }
+}
+
+/* Links to the files a check saved (paths relative to the results folder). */
+static void md_files(FILE *f, const char *files) {
+  if (!files) return;
+  fprintf(f, "\nSaved files:\n\n");
+  char *copy = strdup(files), *save = NULL;
+  for (char *p = strtok_r(copy, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) fprintf(f, "- [%s](%s)\n", p, p);
+  free(copy);
 }
 
 void report_markdown(FILE *f, const run_report *r) {
@@ -149,6 +166,7 @@ void report_markdown(FILE *f, const run_report *r) {
       if (!c->output || c->v == V_PASS) continue;
       fprintf(f, "\n### %s\n\n```\n%s%s```\n", c->conf->name, c->output,
               c->output[0] && c->output[strlen(c->output) - 1] == '\n' ? "" : "\n");
+      md_files(f, c->files);
     }
   }
 }
@@ -199,11 +217,12 @@ static int write_file(const char *dir, const char *name, writer_fn fn, const run
 }
 
 static void perf_dat(FILE *f, const run_report *r) {
-  fprintf(f, "# check reference_ms student_ms\n");
+  fprintf(f, "# check baseline_ms student_ms (the label names the baseline)\n");
   for (int a = 0; a < r->n_assignments; a++)
     for (int i = 0; i < r->assignments[a].n_results; i++) {
       const check_result *c = &r->assignments[a].results[i];
-      if (c->has_perf) fprintf(f, "\"%.2s/%s\" %.6g %.6g\n", r->assignments[a].name, c->conf->name, c->t_ref, c->t_student);
+      if (c->has_perf)
+        fprintf(f, "\"%.2s/%s vs %s\" %.6g %.6g\n", r->assignments[a].name, c->conf->name, c->baseline, c->t_ref, c->t_student);
     }
 }
 
@@ -215,7 +234,7 @@ static void perf_gp(FILE *f, const run_report *r) {
   fprintf(f,
           "set terminal pngcairo size 1000,560 noenhanced font 'sans,10'\n"
           "set output 'perf.png'\n"
-          "set title 'Student vs reference, min of medians per perf check (lower is better)\\nGPU: %s'\n"
+          "set title 'Student vs baseline (the reference unless named), min of medians per perf check (lower is better)\\nGPU: %s'\n"
           "set ylabel 'time (ms, log scale)'\n"
           "set logscale y\n"
           "set style data histogram\n"
@@ -224,7 +243,7 @@ static void perf_gp(FILE *f, const run_report *r) {
           "set xtics rotate by -25\n"
           "set key top left\n"
           "set grid ytics\n"
-          "plot 'perf.dat' using 2:xtic(1) title 'reference' lc rgb '#7f7f7f', '' using 3 title 'student' lc rgb '#1f77b4'\n",
+          "plot 'perf.dat' using 2:xtic(1) title 'baseline' lc rgb '#7f7f7f', '' using 3 title 'student' lc rgb '#1f77b4'\n",
           gpu);
 }
 
@@ -271,6 +290,7 @@ static void plot(run_report *r, const char *dir) {
   free(p);
 }
 
+/* rm -r dir: the results folder holds files and folders of images. */
 static void remove_tree(const char *dir) {
   DIR *d = opendir(dir);
   if (d) {
@@ -279,18 +299,30 @@ static void remove_tree(const char *dir) {
     while ((e = readdir(d)))
       if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(path);
+        else unlink(path);
       }
     closedir(d);
   }
   rmdir(dir);
 }
 
+int report_open(run_report *r, const char *root) {
+  char tmp[sizeof r->tmp];
+  r->tmp[0] = 0;
+  if (mkdir(root, 0777) != 0 && errno != EEXIST) return -1;
+  snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%ld", root, r->stamp, (long)getpid());
+  if (mkdir(tmp, 0777) != 0) return -1;
+  snprintf(r->tmp, sizeof r->tmp, "%s", tmp);
+  return 0;
+}
+
 int report_write(run_report *r, const char *root, char *dir, size_t dircap, char *err, size_t errcap) {
   if (mkdir(root, 0777) != 0 && errno != EEXIST) return snprintf(err, errcap, "cannot create %s: %s", root, strerror(errno)), -1;
   char tmp[1024];
   snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%ld", root, r->stamp, (long)getpid());
-  if (mkdir(tmp, 0777) != 0) return snprintf(err, errcap, "cannot create %s: %s", tmp, strerror(errno)), -1;
+  if (strcmp(tmp, r->tmp) && mkdir(tmp, 0777) != 0) return snprintf(err, errcap, "cannot create %s: %s", tmp, strerror(errno)), -1;
   plot(r, tmp);
   if (write_file(tmp, "results.json", report_json, r, err, errcap) || write_file(tmp, "report.md", report_markdown, r, err, errcap) ||
       write_file(tmp, "results.tsv", report_tsv, r, err, errcap)) {

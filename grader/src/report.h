@@ -31,12 +31,18 @@ typedef struct run_report {
   assignment_report assignments[REPORT_MAX_ASSIGNMENTS];
   int n_assignments;
   char plot_note[200]; /* what happened to perf.png */
+  char tmp[1024];      /* the results folder being written, once report_open made it */
 } run_report;
 
 void report_totals(const run_report *r, double *score, double *max);
 void report_json(FILE *f, const run_report *r);
 void report_markdown(FILE *f, const run_report *r);
 void report_tsv(FILE *f, const run_report *r);
+
+/* Makes the temporary results folder under results_root before the checks run,
+ * so that they can save files (images) into it. Returns 0 with its path in
+ * r->tmp, or -1 (report_write then tries again and says why). */
+int report_open(run_report *r, const char *results_root);
 
 /* Writes the whole directory under results_root. Returns 0 with the final
  * directory in dir, or -1 with a one-line reason in err; on failure nothing

@@ -21,20 +21,24 @@
 
 /* Argument parsing shared by every fake harness; emit writes a result line. */
 #define PRELUDE                                                                                   \
-  "cases=; variant=; seed=1\n"                                                                    \
+  "cases=; variant=; seed=1; dir=\n"                                                              \
   "while [ $# -gt 0 ]; do\n"                                                                      \
   "  case \"$1\" in\n"                                                                            \
   "    --case) cases=$2; shift ;;\n"                                                              \
   "    --variant) variant=$2; shift ;;\n"                                                         \
   "    --seed) seed=$2; shift ;;\n"                                                               \
+  "    --save-failed) dir=$2; shift ;;\n"                                                         \
   "    --result-fd|--reps|--warmup) shift ;;\n"                                                   \
-  "    --list) echo \"$NAME: variants\"; exit 0 ;;\n"                                             \
+  "    --list) printf 'assignment %%s\\nvariant v the variant graded\\nvariant v2 another variant\\n"  \
+  "baseline copy_d2d a device-to-device copy\\ncase n10 10 1 1 -\\ncase n20 20 1 1 -\\n' \"$NAME\"; exit 0 ;;\n" \
   "  esac\n"                                                                                      \
   "  shift\n"                                                                                     \
   "done\n"                                                                                        \
   "cases=$(echo \"$cases\" | tr , ' ')\n"                                                         \
   "emit() { br=${BR:-0}; [ \"${OK:-1}\" = 0 ] && [ -z \"${BR:-}\" ] && br=1; echo \"result case=$1 variant=${V:-$variant} n=${N:-${1#n}} seed=${S:-$seed} ok=${OK:-1} " \
-  "checked=${CHK:-1} median_ms=${MS:-1.0} min_ms=${MS:-1.0} reps=1 verified=1 bad_reps=$br mismatches=${MM:-0} first_bad=${FB:--1} first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0\" >&3; }\n"
+  "checked=${CHK:-1} median_ms=${MS:-1.0} min_ms=${MS:-1.0} reps=${R:-1} verified=${VF:-${R:-1}} bad_reps=$br mismatches=${MM:-0} first_bad=${FB:--1} " \
+  "first_x=${FX:--1} first_y=${FY:--1} max_err=${ME:-0} masked=${MK:-0} nonfinite=${NF:-0} work_bytes=0\" >&3; }\n" \
+  "if [ \"$variant\" = copy_d2d ] && [ ! -f $NAME.copy-broken ]; then for c in $cases; do MS=0.5 CHK=0 VF=0 emit $c; done; exit 0; fi\n"
 
 #define GOOD "for c in $cases; do emit $c; done\n"
 
@@ -44,7 +48,8 @@ static const char CONF[] =
     "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
     "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n\n"
-    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n";
+    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n\n"
+    "[perf-copy]\nkind = perf\nvariant = v\ncase = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\npoints = 5\n";
 
 static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
 
@@ -162,8 +167,8 @@ static void expect(json_t *j, const char *assignment, const char *check, const c
 
 /* What holds after every fault: the bystander assignment is graded in full. */
 static void bystander_graded(json_t *j, const char *fault) {
-  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks"};
-  for (int i = 0; i < 5; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
+  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks", "perf-copy"};
+  for (int i = 0; i < 6; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
 }
 
 /* ---------------------------------------------------------------- the faults */
@@ -195,6 +200,8 @@ static const fault FAULTS[] = {
     {"fake ok=1 lines on stdout, then a crash",
      "for c in $cases; do echo \"result case=$c variant=$variant n=${c#n} seed=$seed ok=1 checked=1 median_ms=1 min_ms=1 reps=1 verified=1 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0\"; done; kill -SEGV $$\n",
      NULL, NULL, "correct", "fail", "no result: killed by signal 11", 0},
+    {"perf timed against a variant the student says is a copy", "for c in $cases; do CHK=0 VF=0 emit $c; done\n", NULL, NULL, "perf", "fail",
+     "not timed: result was not checked", 0},
     {"100 MB of junk on stdout", "head -c 100000000 /dev/zero | tr '\\0' x\n" GOOD, NULL, NULL, "correct", "pass", "2/2 cases correct", 0},
     {"50 MB on stderr, then exit 3", "head -c 50000000 /dev/zero | tr '\\0' y >&2; echo >&2; echo 'the real error' >&2; exit 3\n", NULL, NULL, "correct",
      "fail", "CUDA error (exit 3): the real error", 0},
@@ -208,6 +215,27 @@ static const fault FAULTS[] = {
     {"infinite time", EMIT_ALL("MS=inf"), NULL, NULL, "perf", "fail", "median_ms=inf is not a finite positive time", 0},
     {"negative time", EMIT_ALL("MS=-0.5"), NULL, NULL, "perf", "fail", "median_ms=-0.5 is not a finite positive time", 0},
     {"wrong answers", EMIT_ALL("OK=0 MM=3 FB=4"), NULL, NULL, "correct", "fail", "wrong: 3 of 10 outputs differ, first at index 4", 0},
+    {"right on the last rep, wrong on an earlier one", EMIT_ALL("R=20 OK=0 BR=1 MM=5 FB=4 FX=4 FY=0 ME=0.25 NF=2 MK=1200"), NULL, NULL,
+     "correct", "fail",
+     "n10: wrong in 1 of 20 timed reps; first wrong rep: 5 of 10 outputs differ, first at index 4 (pixel 4,0), max error 0.25, 2 not finite, 1200 masked", 0},
+    {"an earlier wrong rep gets no perf points", EMIT_ALL("R=20 OK=0 BR=3 MM=1 FB=7"), NULL, NULL, "perf", "fail",
+     "not timed: wrong in 3 of 20 timed reps; first wrong rep: 1 of 10 outputs differ, first at index 7", 0},
+    {"only the last rep verified", EMIT_ALL("R=20 VF=1"), NULL, NULL, "correct", "fail", "only 1 of 20 timed reps were verified", 0},
+    {"only the last rep verified, perf", EMIT_ALL("R=20 VF=1"), NULL, NULL, "perf", "fail", "not timed: only 1 of 20 timed reps were verified", 0},
+    {"wrong on one seed of three (repeat)", "for c in $cases; do if [ $seed = 101 ]; then OK=0 MM=2 FB=1 emit $c; else emit $c; fi; done\n", NULL,
+     "echo 'GRADE_SEED=100; export GRADE_SEED' > race.env; sed -i '/^cases = n10, n20$/a repeat = 3' assignments/99-fake/grade.conf",
+     "correct", "fail", "0/2 cases correct in all 3 runs; n10: run 2 of 3 (seed 101): wrong: 2 of 10 outputs differ", 0},
+    {"slower than the copy baseline", EMIT_ALL("MS=2.5"), NULL, NULL, "perf-copy", "partial", "2.5000 ms vs copy_d2d 0.5000 ms = 5.00x", 0},
+    {"baseline: another variant of the reference", NULL, NULL, "sed -i 's/^baseline = copy_d2d$/baseline = v2/' assignments/99-fake/grade.conf",
+     "perf-copy", "pass", "vs reference v2 1.0000 ms", 0},
+    {"baseline the reference does not have", NULL, NULL, "sed -i 's/^baseline = copy_d2d$/baseline = nosuch/' assignments/99-fake/grade.conf",
+     "perf-copy", "error", "not scored: baseline 'nosuch' is not a variant or baseline of the reference", 4},
+    {"copy baseline must still report its cases", NULL, "[ \"$variant\" = copy_d2d ] && exit 0\n" GOOD, "touch 99-fake.copy-broken", "perf-copy", "error",
+     "reference broken on case n10: no result line", 4},
+    {"an unchecked result is not accepted from the reference", NULL, EMIT_ALL("CHK=0 VF=0"), NULL, "correct", "error",
+     "reference broken on case n10: result was not checked", 4},
+    {"reference is another assignment's harness", NULL, NULL, "sed -i 's/^NAME=99-fake$/NAME=98-other/' assignments/99-fake/ref/reference",
+     "correct", "error", "its --list does not start with 'assignment 99-fake'", 4},
     {"wrong answers get no perf points", EMIT_ALL("OK=0 MM=3 FB=4 MS=0.001"), NULL, NULL, "perf", "fail", "not timed: wrong: 3 of 10", 0},
     {"output not checked", EMIT_ALL("CHK=0"), NULL, NULL, "correct", "fail", "not checked against the CPU reference", 0},
     {"binary garbage on the result channel", "head -c 4000 /dev/urandom >&3\n", NULL, NULL, "correct", "fail", "garbage on the result channel", 0},
@@ -270,7 +298,7 @@ static const struct {
   const char *name, *edit, *reason;
 } CONF_FAULTS[] = {
     {"grade.conf missing", "rm assignments/99-fake/grade.conf", "grade.conf: cannot open: No such file or directory"},
-    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:41: syntax error"},
+    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:49: syntax error"},
     {"grade.conf unknown key", "sed -i 's/^full_ratio = 1.1$/fullratio = 1.1/' assignments/99-fake/grade.conf", "grade.conf:16: unknown key 'fullratio' in [perf]"},
     {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:26: duplicate section [ptx] (first at line 19)"},
     {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:10: points: -10 is negative"},
@@ -368,7 +396,7 @@ START_TEST(test_interrupted) {
   char *root = make_course("sleep 600\n", NULL, 30);
   char cmd[1600];
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && { '%s' --root . --cuda ./cuda > grade.log 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > rc; }",
+           "cd '%s' && { '%s' --root . --cuda ./cuda > grade.log 2>&1 & pid=$!; sleep 3; kill -INT $pid; wait $pid; echo $? > rc; }",
            root, grader);
   time_t t0 = time(NULL);
   run_shell(cmd);
@@ -448,6 +476,42 @@ START_TEST(test_no_gpu_mode) {
 }
 END_TEST
 
+/* A failed case's images, saved by the student's harness into the folder the
+ * grader names with --save-failed, land in the results folder and are named
+ * in report.md and results.json; a check that saved nothing leaves no folder. */
+START_TEST(test_saved_images) {
+  char *root = make_course("for c in $cases; do OK=0 MM=1 FB=0 emit $c; "
+                           "for e in student.png expected.png diff.png student.ppm; do echo img > \"$dir/$c.$e\"; done; done\n",
+                           NULL, 2);
+  ck_assert_int_eq(grade(root, NULL, NULL), 0);
+  static const char *const FILES[] = {"n10.diff.png", "n10.expected.png", "n10.student.png", "n10.student.ppm", "n20.student.png"};
+  char path[900], rel[200];
+  snprintf(path, sizeof path, "%s/grade-results/latest/report.md", root);
+  char *md = read_text(path);
+  ck_assert(md != NULL);
+  json_t *j = latest(root);
+  json_t *t = find_test(j, "99-fake", "correct");
+  const char *out = json_string_value(json_object_get(t, "output"));
+  json_t *files = json_object_get(json_object_get(t, "extra_data"), "files");
+  ck_assert_int_eq(json_array_size(files), 8);
+  for (int i = 0; i < 5; i++) {
+    snprintf(rel, sizeof rel, "images/99-fake/correct/%s", FILES[i]);
+    snprintf(path, sizeof path, "%s/grade-results/latest/%s", root, rel);
+    ck_assert_msg(access(path, R_OK) == 0, "%s was not kept in the results folder", rel);
+    ck_assert_msg(strstr(out, rel), "results.json's output does not name %s:\n%s", rel, out);
+    char link[500];
+    snprintf(link, sizeof link, "](%s)", rel);
+    ck_assert_msg(strstr(md, link), "report.md does not link %s", rel);
+  }
+  snprintf(path, sizeof path, "%s/grade-results/latest/images/98-other", root);
+  ck_assert_msg(access(path, F_OK) != 0, "an empty image folder was left for a check that passed");
+  free(md);
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 int main(void) {
   if (!realpath("build/grader/grade", grader)) {
     fprintf(stderr, "faults: run from the repository root after building build/grader/grade\n");
@@ -467,13 +531,14 @@ int main(void) {
   tcase_add_test(t, test_concurrent_runs);
   tcase_add_test(t, test_no_sanitizer);
   tcase_add_test(t, test_no_gpu_mode);
+  tcase_add_test(t, test_saved_images);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
-  int covered = N_FAULTS + N_CONF_FAULTS + 6;
-  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 6 grader I/O and modes); %s\n", covered,
+  int covered = N_FAULTS + N_CONF_FAULTS + 7;
+  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 7 grader I/O and modes); %s\n", covered,
          N_FAULTS, N_CONF_FAULTS, failed ? "SOME NOT CAUGHT" : "every one caught with its reason");
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

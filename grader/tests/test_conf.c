@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "kinds.h"
 #include "tests.h"
 
 #define HEAD "[assignment]\nname = 99-fake\ntitle = Fake\n"
@@ -108,6 +109,180 @@ START_TEST(test_conf_missing_file) {
 }
 END_TEST
 
+/* Keys that only some kinds take: a new row for each, and the rules around them. */
+static const struct {
+  const char *text;
+  int line;
+  const char *why;
+} BAD_NEW[] = {
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 21\npoints = 1\n", 8, "repeat: '21' is not an integer in [1, 20]"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 0\npoints = 1\n", 8, "repeat: '0'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nrepeat = 2\npoints = 1\n", 4, "key 'repeat' does not apply to kind perf"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nbaseline = copy_d2d\npoints = 1\n", 4, "key 'baseline' does not apply to kind correct"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nbaseline = not a slug\npoints = 1\n", 8, "baseline: 'not a slug' is not a name"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\ncases = b\npoints = 1\n", 8, "key 'cases' given twice"},
+};
+
+START_TEST(test_conf_bad_new_keys) {
+  static assignment_conf a;
+  char err[512] = "", path[512], want[600];
+  ck_assert_int_eq(load(BAD_NEW[_i].text, &a, err, path), -1);
+  snprintf(want, sizeof want, "%s:%d: ", path, BAD_NEW[_i].line);
+  ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "case %d: error '%s' does not start with '%s'", _i, err, want);
+  ck_assert_msg(strstr(err, BAD_NEW[_i].why) != NULL, "case %d: error '%s' lacks '%s'", _i, err, BAD_NEW[_i].why);
+}
+END_TEST
+
+START_TEST(test_conf_repeat_baseline) {
+  static assignment_conf a;
+  char err[512], path[512];
+  int rc = load(HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 20\npoints = 1\n"
+                     "[c1]\nkind = correct\nvariant = v\ncases = a\npoints = 1\n"
+                     "[p]\nkind = perf\nvariant = v\ncase = a\nbaseline = copy_d2d\npoints = 1\n"
+                     "[p1]\nkind = perf\nvariant = v\ncase = a\npoints = 1\n",
+                &a, err, path);
+  ck_assert_msg(rc == 0, "rejected: %s", err);
+  ck_assert_int_eq(a.checks[0].repeat, 20);
+  ck_assert_int_eq(a.checks[1].repeat, 1); /* the default */
+  ck_assert_str_eq(a.checks[2].baseline, "copy_d2d");
+  ck_assert_str_eq(a.checks[3].baseline, ""); /* the reference's run of the same variant */
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the kind table vs docs/grading.md */
+
+static unsigned key_mask_of(const char *name) {
+  for (int k = 0; k < KEY_COUNT; k++)
+    if (!strcmp(conf_key_name((conf_key)k), name)) return KEY_BIT(k);
+  ck_abort_msg("'%s' is not a key of the grader's key table", name);
+  return 0;
+}
+
+/* A comma-separated key list of `grade --kinds` ("-" for none) as a mask. */
+static unsigned key_list(char *list) {
+  unsigned m = 0;
+  char *save = NULL;
+  if (!strcmp(list, "-")) return 0;
+  for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) m |= key_mask_of(k);
+  return m;
+}
+
+/* The rows of the first Markdown table after the line `heading`: up to 3 cells each. */
+static int doc_table(const char *doc, const char *heading, char rows[][3][200], int max) {
+  const char *p = strstr(doc, heading);
+  ck_assert_msg(p != NULL, "docs/grading.md has no '%s'", heading);
+  int n = 0, in_table = 0;
+  for (p = strchr(p, '\n'); p && *++p;) {
+    const char *end = strchr(p, '\n');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (*p != '|') {
+      if (in_table) break;
+    } else if (in_table++ >= 2 && n < max) { /* skip the header and the --- line */
+      char line[700];
+      snprintf(line, sizeof line, "%.*s", (int)len, p + 1);
+      char *save = NULL;
+      int c = 0;
+      for (char *cell = strtok_r(line, "|", &save); cell && c < 3; cell = strtok_r(NULL, "|", &save), c++) {
+        while (*cell == ' ') cell++;
+        snprintf(rows[n][c], sizeof rows[n][c], "%s", cell);
+        char *t = rows[n][c] + strlen(rows[n][c]);
+        while (t > rows[n][c] && t[-1] == ' ') *--t = 0;
+      }
+      n++;
+    }
+    p = end;
+    if (!p) break;
+  }
+  return n;
+}
+
+/* The key names of a cell such as "`min`, `max`" or "`cases` (or `case`)": the
+ * first backticked name of each comma-separated item. */
+static unsigned doc_keys(const char *cell) {
+  char copy[200], *save = NULL;
+  unsigned m = 0;
+  snprintf(copy, sizeof copy, "%s", cell);
+  for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    char *open = strchr(item, '`'), *close = open ? strchr(open + 1, '`') : NULL;
+    ck_assert_msg(close != NULL, "docs/grading.md: no `key` in '%s'", cell);
+    *close = 0;
+    m |= key_mask_of(open + 1);
+  }
+  return m;
+}
+
+START_TEST(test_docs_list_the_kind_table) {
+  char *doc = read_text("docs/grading.md");
+  ck_assert_msg(doc != NULL, "run from the repository root: docs/grading.md not found");
+  /* What `grade --kinds` prints, read back. */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  kinds_print(f);
+  fclose(f);
+  unsigned every_req = 0, every_opt = 0, req[KIND_COUNT] = {0}, opt[KIND_COUNT] = {0};
+  int gpu[KIND_COUNT], n_kinds = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char name[64], where[8], r[300], o[300];
+    if (sscanf(line, "every %299s %299s", r, o) == 2) {
+      every_req = key_list(r), every_opt = key_list(o);
+      continue;
+    }
+    ck_assert_msg(sscanf(line, "kind %63s %7s %299s %299s", name, where, r, o) == 4, "grade --kinds: bad line '%s'", line);
+    const kind_def *d = kind_find(name);
+    ck_assert_msg(d && d - KINDS == n_kinds, "grade --kinds: '%s' is not row %d of the table", name, n_kinds);
+    ck_assert_msg(!strcmp(where, "gpu") || !strcmp(where, "cpu"), "grade --kinds: '%s' is not gpu or cpu", where);
+    gpu[n_kinds] = !strcmp(where, "gpu");
+    req[n_kinds] = key_list(r), opt[n_kinds] = key_list(o);
+    n_kinds++;
+  }
+  free(text);
+  ck_assert_int_eq(n_kinds, KIND_COUNT);
+  ck_assert_uint_eq(every_req, KEYS_EVERY_REQUIRED);
+
+  static char rows[40][3][200];
+  /* "## Check kinds": one row per kind, in table order, with whether it needs a GPU. */
+  int n = doc_table(doc, "\n## Check kinds\n", rows, 40);
+  ck_assert_msg(n == KIND_COUNT, "docs/grading.md lists %d kinds, the grader has %d", n, KIND_COUNT);
+  for (int k = 0; k < n; k++) {
+    char want[80];
+    snprintf(want, sizeof want, "`%s`", KINDS[k].name);
+    ck_assert_msg(!strcmp(rows[k][0], want), "docs/grading.md: kind row %d is %s, the grader's is %s", k, rows[k][0], want);
+    ck_assert_msg(!strcmp(rows[k][1], gpu[k] ? "yes" : "no"), "docs/grading.md: %s needs a GPU: '%s'", want, rows[k][1]);
+    snprintf(want, sizeof want, "\n### `%s`\n", KINDS[k].name);
+    ck_assert_msg(strstr(doc, want) != NULL, "docs/grading.md has no section for kind %s", KINDS[k].name);
+  }
+  /* "### Every check": the keys every check takes, required or not. */
+  n = doc_table(doc, "\n### Every check\n", rows, 40);
+  unsigned doc_req = 0, doc_opt = 0;
+  for (int i = 0; i < n; i++) *(!strcmp(rows[i][1], "yes") ? &doc_req : &doc_opt) |= doc_keys(rows[i][0]);
+  ck_assert_msg(doc_req == every_req && doc_opt == every_opt, "docs/grading.md 'Every check' differs from the key table");
+  /* "### Keys by kind": each key with the kinds that take it, "(required)" or not. */
+  n = doc_table(doc, "\n### Keys by kind\n", rows, 40);
+  unsigned dreq[KIND_COUNT] = {0}, dopt[KIND_COUNT] = {0};
+  for (int i = 0; i < n; i++) {
+    unsigned keys = doc_keys(rows[i][0]);
+    char kinds[200], *paren, *ks = NULL;
+    snprintf(kinds, sizeof kinds, "%s", rows[i][1]);
+    int required = strstr(kinds, "(required)") != NULL;
+    if ((paren = strchr(kinds, '('))) *paren = 0;
+    for (char *k = strtok_r(kinds, ", ", &ks); k; k = strtok_r(NULL, ", ", &ks)) {
+      const kind_def *d = kind_find(k);
+      ck_assert_msg(d != NULL, "docs/grading.md: '%s' in 'Keys by kind' is not a kind", k);
+      *(required ? &dreq[d - KINDS] : &dopt[d - KINDS]) |= keys;
+    }
+  }
+  for (int k = 0; k < KIND_COUNT; k++) {
+    ck_assert_msg(dreq[k] == req[k], "docs/grading.md: the keys kind %s requires differ from its row (docs %#x, grader %#x)",
+                  KINDS[k].name, dreq[k], req[k]);
+    ck_assert_msg(dopt[k] == opt[k], "docs/grading.md: the keys kind %s allows differ from its row (docs %#x, grader %#x)",
+                  KINDS[k].name, dopt[k], opt[k]);
+  }
+  free(doc);
+}
+END_TEST
+
 Suite *conf_suite(void) {
   Suite *s = suite_create("conf");
   TCase *t = tcase_create("grade.conf");
@@ -115,6 +290,9 @@ Suite *conf_suite(void) {
   tcase_add_test(t, test_conf_good);
   tcase_add_loop_test(t, test_conf_bad, 0, sizeof BAD / sizeof *BAD);
   tcase_add_test(t, test_conf_missing_file);
+  tcase_add_loop_test(t, test_conf_bad_new_keys, 0, sizeof BAD_NEW / sizeof *BAD_NEW);
+  tcase_add_test(t, test_conf_repeat_baseline);
+  tcase_add_test(t, test_docs_list_the_kind_table);
   suite_add_tcase(s, t);
   return s;
 }

@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 CUDA_VERSION=${CUDA_VERSION:-13-0} # apt's spelling of CUDA 13.0
 
 apt-get update -qq
-apt-get install -y -qq gcc g++ make libinih-dev gnuplot-nox jq wget ca-certificates
+apt-get install -y -qq gcc g++ make libinih-dev libpng-dev zlib1g-dev gnuplot-nox jq wget ca-certificates
 
 if [ ! -x /usr/local/cuda/bin/nvcc ]; then
   . /etc/os-release # ID=ubuntu, VERSION_ID=22.04 -> NVIDIA's repository name ubuntu2204

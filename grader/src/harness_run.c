@@ -1,0 +1,163 @@
+/* harness_run.c: running a harness and reading its result channel (harness_run.h). */
+#include "harness_run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_output.h"
+
+static void parse_channel(harness_run *h) {
+  char *text = capture_text(&h->p.results);
+  if (!text) return;
+  char *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    char err[160];
+    if (h->n_lines == HARNESS_MAX_LINES) {
+      if (!h->channel_error[0]) snprintf(h->channel_error, sizeof h->channel_error, "more than %d result lines", HARNESS_MAX_LINES);
+      break;
+    }
+    if (result_parse(line, &h->lines[h->n_lines], err, sizeof err) == 0) h->n_lines++;
+    else if (!h->channel_error[0]) snprintf(h->channel_error, sizeof h->channel_error, "garbage on the result channel (%s)", err);
+  }
+  free(text);
+}
+
+harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, const harness_args *args) {
+  harness_run *h = calloc(1, sizeof *h);
+  if (!h) {
+    fprintf(stderr, "grade: out of memory\n");
+    exit(1);
+  }
+  char cases[CONF_MAX_CASES * CONF_NAME_MAX], seed[32], reps[16], fd[8];
+  size_t len = 0;
+  cases[0] = 0;
+  for (int i = 0; i < c->n_cases; i++) len += (size_t)snprintf(cases + len, sizeof cases - len, "%s%s", i ? "," : "", c->cases[i]);
+  snprintf(seed, sizeof seed, "%" PRIu64, args->seed);
+  snprintf(reps, sizeof reps, "%d", args->reps);
+  snprintf(fd, sizeof fd, "%d", PROC_RESULT_FD);
+  char *argv[48];
+  int n = 0;
+  for (int i = 0; args->prefix && args->prefix[i] && n < 24; i++) argv[n++] = args->prefix[i];
+  argv[n++] = (char *)args->bin;
+  argv[n++] = "--variant";
+  argv[n++] = (char *)(args->variant ? args->variant : c->variant);
+  argv[n++] = "--case";
+  argv[n++] = cases;
+  argv[n++] = "--seed";
+  argv[n++] = seed;
+  argv[n++] = "--check";
+  argv[n++] = "--result-fd";
+  argv[n++] = fd;
+  if (args->reps > 0) {
+    argv[n++] = "--reps";
+    argv[n++] = reps;
+  }
+  if (args->prefix) { /* tools are slow: one rep, no warm-up */
+    argv[n++] = "--warmup";
+    argv[n++] = "0";
+  }
+  if (args->save_failed) {
+    argv[n++] = "--save-failed";
+    argv[n++] = (char *)args->save_failed;
+  }
+  argv[n] = NULL;
+  proc_run(argv, c->timeout_s * a->env->timeout_scale, &h->p);
+  parse_channel(h);
+  if (!(h->p.status == PROC_EXITED && h->p.exit_code == 0)) {
+    char what[128], tail[220];
+    proc_describe(&h->p, what, sizeof what);
+    output_last_line(&h->p.err, tail, sizeof tail);
+    if (h->p.status == PROC_EXITED && h->p.exit_code == 3 && !args->prefix) snprintf(what, sizeof what, "CUDA error (exit 3)");
+    if (h->p.status == PROC_EXITED && h->p.exit_code == 2) snprintf(what, sizeof what, "bad arguments (exit 2)");
+    snprintf(h->failure, sizeof h->failure, "%s%s%s", what, tail[0] ? ": " : "", tail);
+  }
+  return h;
+}
+
+const result_line *harness_find(const harness_run *h, const char *case_name) {
+  for (int i = 0; i < h->n_lines; i++)
+    if (!strcmp(h->lines[i].case_name, case_name)) return &h->lines[i];
+  return NULL;
+}
+
+static int count_results(const harness_run *h, const char *case_name) {
+  int n = 0;
+  for (int i = 0; i < h->n_lines; i++) n += !strcmp(h->lines[i].case_name, case_name);
+  return n;
+}
+
+/* "wrong in 3 of 20 timed reps; first wrong rep: 5 of 1000 outputs differ, first at
+ * index 4 (pixel 4,0), max error 0.25, 2 not finite, 1200 masked": each part only
+ * where it says something. */
+static void describe_wrong(const result_line *r, char *why, size_t cap) {
+  size_t len;
+  if (r->verified > 1) len = (size_t)snprintf(why, cap, "wrong in %d of %d timed reps; first wrong rep: ", r->bad_reps, r->verified);
+  else len = (size_t)snprintf(why, cap, "wrong: ");
+#define ADD(...) (len += len < cap ? (size_t)snprintf(why + len, cap - len, __VA_ARGS__) : 0)
+  ADD("%" PRIu64 " of %" PRIu64 " outputs differ", r->mismatches, r->n);
+  if (r->first_bad >= 0) ADD(", first at index %" PRId64, r->first_bad);
+  if (r->first_x >= 0) ADD(" (pixel %" PRId64 ",%" PRId64 ")", r->first_x, r->first_y);
+  if (r->max_err > 0) ADD(", max error %g", r->max_err);
+  if (r->nonfinite) ADD(", %" PRIu64 " not finite", r->nonfinite);
+  if (r->masked) ADD(", %" PRIu64 " masked", r->masked);
+#undef ADD
+}
+
+int harness_judge(const harness_run *h, const char *case_name, const judge_want *w, char *why, size_t cap) {
+  const result_line *r = harness_find(h, case_name);
+  if (!r) {
+    if (h->failure[0]) snprintf(why, cap, "no result: %s", h->failure);
+    else if (h->channel_error[0]) snprintf(why, cap, "no result: %s", h->channel_error);
+    else snprintf(why, cap, "no result line for this case");
+    return 0;
+  }
+  if (count_results(h, case_name) > 1) return snprintf(why, cap, "more than one result line for this case"), 0;
+  if (strcmp(r->variant, w->variant)) return snprintf(why, cap, "result is for variant '%s', not '%s'", r->variant, w->variant), 0;
+  if (w->ref) {
+    uint64_t seed = w->ref->seed + w->seed_offset;
+    if (r->seed != seed) return snprintf(why, cap, "result has seed %" PRIu64 ", not %" PRIu64, r->seed, seed), 0;
+    if (r->n != w->ref->n) return snprintf(why, cap, "result has n=%" PRIu64 ", the case has n=%" PRIu64, r->n, w->ref->n), 0;
+  }
+  if (!r->checked) {
+    if (w->allow_unchecked && r->ok) return snprintf(why, cap, "ok (not checked)"), 1;
+    return snprintf(why, cap, "result was not checked against the CPU reference"), 0;
+  }
+  if (r->verified < r->reps) return snprintf(why, cap, "only %d of %d timed reps were verified", r->verified, r->reps), 0;
+  if (!r->ok || r->bad_reps) return describe_wrong(r, why, cap), 0;
+  snprintf(why, cap, "ok");
+  return 1;
+}
+
+int harness_reference_sane(const harness_run *h, const check_conf *c, const char *variant, char *why, size_t cap) {
+  judge_want w = {.variant = variant, .allow_unchecked = !strcmp(variant, HARNESS_COPY_BASELINE)};
+  for (int i = 0; i < c->n_cases; i++) {
+    char got[300];
+    if (!harness_judge(h, c->cases[i], &w, got, sizeof got))
+      return snprintf(why, cap, "reference broken on case %s: %s", c->cases[i], got), 0;
+  }
+  if (h->failure[0]) return snprintf(why, cap, "reference broken: %s", h->failure), 0;
+  return 1;
+}
+
+int harness_list_parse(const char *text, const char *name, char slugs[][CONF_NAME_MAX], int max, char *why, size_t cap) {
+  char *copy = strdup(text ? text : ""), *save = NULL;
+  int n = 0, line_no = 0, rc = 0;
+  for (char *line = strtok_r(copy, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
+    char word[16], slug[CONF_NAME_MAX + 1];
+    line_no++;
+    if (line_no == 1) {
+      if (strncmp(line, "assignment ", 11) || strcmp(line + 11, name))
+        rc = snprintf(why, cap, "its --list does not start with 'assignment %s' (it is not the harness of %s)", name, name);
+      continue;
+    }
+    if (sscanf(line, "%15s %64s", word, slug) != 2) continue; /* a record of another kind, or a blank */
+    if (strcmp(word, "variant") && strcmp(word, "baseline")) continue; /* later protocols may add records */
+    if (!result_name_ok(slug)) rc = snprintf(why, cap, "its --list line %d: '%.64s' is not a %s name", line_no, slug, word);
+    else if (n < max) snprintf(slugs[n++], CONF_NAME_MAX, "%s", slug);
+  }
+  if (!line_no && !rc) rc = snprintf(why, cap, "its --list printed nothing");
+  free(copy);
+  return rc ? -1 : n;
+}

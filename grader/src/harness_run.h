@@ -1,0 +1,62 @@
+/* harness_run.h: run a harness (student, reference or model) on a check's
+ * cases as a child process and read its result channel; judge its result lines;
+ * read the reference's `--list`. */
+#ifndef SCANLAB_HARNESS_RUN_H
+#define SCANLAB_HARNESS_RUN_H
+
+#include <stdint.h>
+
+#include "checks.h"
+#include "proc.h"
+#include "result.h"
+
+#define HARNESS_MAX_LINES (CONF_MAX_CASES * 2)
+/* The baseline every harness has: a device-to-device copy of the case's bytes, unchecked. */
+#define HARNESS_COPY_BASELINE "copy_d2d"
+
+typedef struct harness_run {
+  proc_result p;
+  result_line lines[HARNESS_MAX_LINES];
+  int n_lines;
+  char channel_error[200]; /* the first unparsable line on the result channel */
+  char failure[320];       /* one line when the process did not exit 0 */
+} harness_run;
+
+typedef struct harness_args {
+  const char *bin;
+  const char *variant;     /* NULL: the check's */
+  uint64_t seed;
+  int reps;                /* 0: the case's default */
+  char *const *prefix;     /* a tool and its options, NULL-terminated; NULL: none */
+  const char *save_failed; /* --save-failed DIR; NULL: none */
+} harness_args;
+
+/* Runs the harness on the check's cases (--check, results on descriptor 3).
+ * Never fails: whatever the child does is in the returned run. Free with free(). */
+harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, const harness_args *args);
+
+/* The first result line for case_name, or NULL. */
+const result_line *harness_find(const harness_run *h, const char *case_name);
+
+/* What a case's result line must carry to be judged correct. */
+typedef struct judge_want {
+  const char *variant;
+  const result_line *ref;  /* the reference's line for the case: its n and seed (NULL: not compared) */
+  uint64_t seed_offset;    /* the run's seed is the reference's plus this (repeat) */
+  int allow_unchecked;     /* the copy baseline: checked=0 with ok=1 is fine */
+} judge_want;
+
+/* Judges one case of a run. Returns 1 when correct, else 0 with a reason a
+ * student can act on in why ("wrong in 3 of 20 timed reps; first wrong rep: ..."). */
+int harness_judge(const harness_run *h, const char *case_name, const judge_want *w, char *why, size_t cap);
+
+/* Checks that a reference (or baseline) run reported every case of the check
+ * correctly for variant and exited 0; else says why not. */
+int harness_reference_sane(const harness_run *h, const check_conf *c, const char *variant, char *why, size_t cap);
+
+/* Reads a harness's `--list` (docs/grading.md, the harness protocol): the first
+ * line must be exactly "assignment NAME"; the slugs of its variant and baseline
+ * lines go into slugs (up to max). Returns the number of slugs, or -1 with why. */
+int harness_list_parse(const char *text, const char *name, char slugs[][CONF_NAME_MAX], int max, char *why, size_t cap);
+
+#endif

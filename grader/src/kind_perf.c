@@ -1,0 +1,74 @@
+/* kind_perf.c: the `perf` kind. The baseline (the reference's run of the same
+ * variant, another variant or baseline of the reference, or the copy every
+ * harness has) and the student alternate `runs` times on one case; each side
+ * keeps the minimum of its medians, and score.c turns the two into points. A
+ * student run that is not correct ends the check with 0 points. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_run.h"
+#include "kinds.h"
+#include "score.h"
+#include "stats.h"
+
+/* The variant the baseline runs and its label ("reference", "reference SLUG",
+ * "copy_d2d"); 0 with why when the reference does not have it. */
+static int baseline_resolve(const assignment_ctx *a, const check_conf *c, const char **variant, check_result *r, char *why, size_t cap) {
+  const char *b = c->baseline[0] ? c->baseline : c->variant;
+  *variant = b;
+  if (!strcmp(b, c->variant)) return snprintf(r->baseline, sizeof r->baseline, "reference"), 1;
+  if (!strcmp(b, HARNESS_COPY_BASELINE)) return snprintf(r->baseline, sizeof r->baseline, "%s", b), 1;
+  for (int i = 0; i < a->n_ref_slugs; i++)
+    if (!strcmp(a->ref_slugs[i], b)) return snprintf(r->baseline, sizeof r->baseline, "reference %s", b), 1;
+  snprintf(why, cap, "baseline '%s' is not a variant or baseline of the reference (see its --list)", b);
+  return 0;
+}
+
+void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
+  double t_base[50], t_st[50];
+  char why[400];
+  const char *k = c->cases[0], *variant;
+  if (!baseline_resolve(a, c, &variant, r, why, sizeof why)) {
+    fprintf(s->f, "%s\n", why);
+    return check_finish(r, s, V_ERROR, 0, "not scored: %s", why);
+  }
+  fprintf(s->f, "case %s, variant %s vs %s, seed %" PRIu64 ", %d alternating runs per side\n", k, c->variant, r->baseline,
+          a->env->seed, c->runs);
+  for (int i = 0; i < c->runs; i++) {
+    /* Baseline and student alternate so both see the same GPU clocks and
+     * temperature; each side keeps the minimum of its medians. */
+    harness_args base_args = {.bin = a->reference, .variant = variant, .seed = a->env->seed, .reps = c->reps};
+    harness_run *base = harness_run_cases(a, c, &base_args);
+    if (!harness_reference_sane(base, c, variant, why, sizeof why)) {
+      fprintf(s->f, "run %d: %s\n", i + 1, why);
+      free(base);
+      return check_finish(r, s, V_ERROR, 0, "%s", why);
+    }
+    const result_line *bl = harness_find(base, k);
+    t_base[i] = bl->median_ms;
+    harness_args st_args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps};
+    harness_run *st = harness_run_cases(a, c, &st_args);
+    judge_want want = {.variant = c->variant, .ref = bl};
+    int ok = harness_judge(st, k, &want, why, sizeof why);
+    if (ok && st->failure[0]) ok = 0, snprintf(why, sizeof why, "%s", st->failure);
+    t_st[i] = ok ? harness_find(st, k)->median_ms : 0;
+    free(base);
+    free(st);
+    if (!ok) {
+      fprintf(s->f, "run %d: %s\n", i + 1, why);
+      return check_finish(r, s, V_FAIL, 0, "not timed: %s", why);
+    }
+    fprintf(s->f, "run %d: %s %.4f ms, student %.4f ms (medians)\n", i + 1, r->baseline, t_base[i], t_st[i]);
+  }
+  r->has_perf = 1;
+  r->t_ref = stats_min(t_base, c->runs);
+  r->t_student = stats_min(t_st, c->runs);
+  double score = score_perf(c->points, c->full_ratio, r->t_student, r->t_ref, 1);
+  double ratio = r->t_student / r->t_ref;
+  fprintf(s->f, "student %.4f ms, %s %.4f ms: %.2fx the %s (full points up to %.2fx)\n", r->t_student, r->baseline, r->t_ref, ratio,
+          r->baseline, c->full_ratio);
+  verdict v = score >= c->points ? V_PASS : V_PARTIAL;
+  check_finish(r, s, v, score, "%.4f ms vs %s %.4f ms = %.2fx (full points up to %.2fx)", r->t_student, r->baseline, r->t_ref, ratio,
+               c->full_ratio);
+}
