@@ -129,3 +129,36 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r) {
     check_finish(r, &s2, V_SKIPPED, 0, "not finished: grading was interrupted");
   }
 }
+
+/* Appends a line to a check's output (malloc'd). */
+static void add_output(check_result *r, const char *line) {
+  char *joined = NULL;
+  if (asprintf(&joined, "%s%s%s\n", r->output ? r->output : "", r->output && *r->output ? "\n" : "", line) < 0) return;
+  free(r->output);
+  r->output = joined;
+}
+
+void check_apply_requires(check_result *results, int i) {
+  check_result *r = &results[i];
+  if (r->v != V_PASS && r->v != V_PARTIAL) return;
+  for (int k = 0; k < r->conf->n_requires; k++) {
+    const char *name = r->conf->requires[k];
+    const check_result *q = NULL;
+    for (int j = 0; j < i; j++)
+      if (!strcmp(results[j].conf->name, name)) q = &results[j];
+    if (!q || q->v == V_PASS) continue;
+    char line[320];
+    if (q->v == V_UNGRADED) {
+      snprintf(line, sizeof line, "(requires %s, which was not graded here: the requirement is not applied)", name);
+      add_output(r, line);
+      r->requires_unapplied = 1;
+      continue;
+    }
+    snprintf(r->reason, sizeof r->reason, "not scored: needs %s to pass first (%s: %s)", name, name, verdict_name(q->v));
+    snprintf(line, sizeof line, "%s. This check's points count only for your own working code.", r->reason);
+    add_output(r, line);
+    r->v = V_FAIL;
+    r->score = 0;
+    return;
+  }
+}

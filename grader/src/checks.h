@@ -60,7 +60,8 @@ typedef struct check_result {
   char reason[256]; /* one line, for the table */
   char *output;     /* the full story (malloc'd), for results.json and report.md */
   int has_perf;
-  double t_student, t_ref; /* t_ref: the baseline's time */
+  double t_student, t_ref;
+  int requires_unapplied; /* a check it requires was not graded here, so its verdict stands unchecked */ /* t_ref: the baseline's time */
   char baseline[96];       /* what t_ref is: "reference", "reference SLUG" or "copy_d2d" */
   char *files;             /* files the check saved under the results folder, one relative path a line (malloc'd), or NULL */
 } check_result;
@@ -69,5 +70,10 @@ typedef struct check_result {
 void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf);
 void check_run(const assignment_ctx *ctx, const check_conf *c, check_result *r);
 const char *verdict_name(verdict v);
+/* Points are for the student's own work: results[i] keeps its points only when
+ * every check it `requires` (an earlier one of results[0..i-1]) passed; else it
+ * fails with "not scored: needs X to pass". A requirement that was not graded
+ * here (no GPU) is not applied, and the output says so. */
+void check_apply_requires(check_result *results, int i);
 
 #endif

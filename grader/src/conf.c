@@ -283,6 +283,21 @@ static int k_tool(parser *p, check_conf *c, const char *key, const char *v) {
   return 1;
 }
 
+/* Names of checks above this one (so they have run when it is scored). */
+static int k_requires(parser *p, check_conf *c, const char *key, const char *v) {
+  char buf[CONF_TEXT_MAX];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+    int found = 0;
+    for (const check_conf *q = p->a->checks; q < c; q++) found |= !strcmp(q->name, t);
+    if (!found) return perr(p, p->line, "%s: '%.60s' is not a check above [%s]", key, t, c->name);
+    if (c->n_requires == CONF_MAX_REQUIRES) return perr(p, p->line, "%s: more than %d checks", key, CONF_MAX_REQUIRES);
+    snprintf(c->requires[c->n_requires++], CONF_NAME_MAX, "%s", t);
+  }
+  return c->n_requires ? 1 : perr(p, p->line, "%s: no check names", key);
+}
+
 /* Every key a check section may hold: its spelling, its bit, its parser. A key
  * with two spellings has two rows with the same bit, so giving both is a repeat. */
 static const struct {
@@ -310,6 +325,7 @@ static const struct {
     {"max", KEY_MAX, k_bound},
     {"tool", KEY_TOOL, k_tool},
     {"metric", KEY_METRIC, k_metric},
+    {"requires", KEY_REQUIRES, k_requires},
 };
 #define N_CHECK_KEYS (int)(sizeof CHECK_KEYS / sizeof *CHECK_KEYS)
 

@@ -20,6 +20,7 @@
 #define CONF_MAX_CHECKS 32
 #define CONF_MAX_CASES 32
 #define CONF_MAX_REPEAT 20
+#define CONF_MAX_REQUIRES 4
 
 typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIND_MODEL, KIND_METRIC, KIND_COUNT } check_kind;
 
@@ -27,12 +28,13 @@ typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIN
 typedef enum conf_key {
   KEY_KIND, KEY_POINTS, KEY_TITLE, KEY_TIMEOUT, KEY_VISIBILITY, KEY_EXPECT_STARTER,
   KEY_VARIANT, KEY_CASES, KEY_REPEAT, KEY_FULL_RATIO, KEY_RUNS, KEY_REPS, KEY_BASELINE,
-  KEY_KERNEL, KEY_PATTERN, KEY_MIN, KEY_MAX, KEY_TOOL, KEY_METRIC, KEY_COUNT
+  KEY_KERNEL, KEY_PATTERN, KEY_MIN, KEY_MAX, KEY_TOOL, KEY_METRIC, KEY_REQUIRES, KEY_COUNT
 } conf_key;
 #define KEY_BIT(k) (1u << (k))
 /* Every check takes these, whatever its kind. */
 #define KEYS_EVERY_REQUIRED (KEY_BIT(KEY_KIND) | KEY_BIT(KEY_POINTS))
-#define KEYS_EVERY_OPTIONAL (KEY_BIT(KEY_TITLE) | KEY_BIT(KEY_TIMEOUT) | KEY_BIT(KEY_VISIBILITY) | KEY_BIT(KEY_EXPECT_STARTER))
+#define KEYS_EVERY_OPTIONAL \
+  (KEY_BIT(KEY_TITLE) | KEY_BIT(KEY_TIMEOUT) | KEY_BIT(KEY_VISIBILITY) | KEY_BIT(KEY_EXPECT_STARTER) | KEY_BIT(KEY_REQUIRES))
 
 typedef enum expect { EXPECT_ANY, EXPECT_PASS, EXPECT_FAIL } expect;
 
@@ -45,6 +47,9 @@ typedef struct check_conf {
   double timeout_s; /* per child process */
   char visibility[24];
   expect expect_starter; /* what the starter must do in the test tiers */
+  /* checks above this one that must pass for its points to count (checks.h) */
+  char requires[CONF_MAX_REQUIRES][CONF_NAME_MAX];
+  int n_requires;
   /* correct, perf, sanitizer, model, metric */
   char variant[CONF_NAME_MAX];
   char cases[CONF_MAX_CASES][CONF_NAME_MAX];

@@ -179,8 +179,12 @@ static void print_row(const check_result *r, int idx, int total, int colour, int
   fflush(stdout);
 }
 
+/* An untouched starter earns at most this share of an assignment's points
+ * (graded with a GPU): points are for the student's own work. */
+#define STARTER_MAX_SHARE 0.10
+
 /* Compares verdicts with what the source should earn. Returns mismatches. */
-static int check_expectations(const run_report *rep, const char *src) {
+static int check_expectations(const run_report *rep, const char *src, int have_gpu) {
   int bad = 0;
   for (int a = 0; a < rep->n_assignments; a++) {
     const assignment_report *ar = &rep->assignments[a];
@@ -190,7 +194,7 @@ static int check_expectations(const run_report *rep, const char *src) {
     }
     for (int i = 0; i < ar->n_results; i++) {
       const check_result *r = &ar->results[i];
-      if (r->v == V_UNGRADED) continue; /* not run here: nothing to compare */
+      if (r->v == V_UNGRADED || r->requires_unapplied) continue; /* not (fully) graded here: nothing to compare */
       const char *want;
       int ok;
       if (!strcmp(src, "solutions")) want = "pass", ok = r->v == V_PASS;
@@ -200,6 +204,15 @@ static int check_expectations(const run_report *rep, const char *src) {
       if (!ok) {
         printf("EXPECT %s/%s (%s): %s should %s, got %s: %s\n", ar->name, r->conf->name, conf_kind_name(r->conf->kind), src, want,
                verdict_name(r->v), r->reason);
+        bad++;
+      }
+    }
+    if (!strcmp(src, "starter") && have_gpu && !ar->conf_error[0]) {
+      double score = 0, max = 0;
+      for (int i = 0; i < ar->n_results; i++) score += ar->results[i].score, max += ar->results[i].max;
+      if (score > STARTER_MAX_SHARE * max + 1e-9) {
+        printf("EXPECT %s: the untouched starter scores %.2f of %.0f; at most %.0f is allowed\n", ar->name, score, max,
+               STARTER_MAX_SHARE * max);
         bad++;
       }
     }
@@ -299,6 +312,7 @@ int main(int argc, char **argv) {
       }
       check_result *r = &ar->results[ar->n_results++];
       check_run(&ctx, c, r);
+      check_apply_requires(ar->results, ar->n_results - 1);
       broken_ref |= r->v == V_ERROR;
       print_row(r, i + 1, confs[a].n_checks, colour, tty);
     }
@@ -319,7 +333,7 @@ int main(int argc, char **argv) {
 
   if (rep.interrupted) return 130;
   if (o.expect) {
-    int bad = check_expectations(&rep, o.src);
+    int bad = check_expectations(&rep, o.src, env.have_gpu);
     printf("%s: %d check(s) differ from what %s/ should earn\n", bad ? "EXPECT FAILED" : "EXPECT OK", bad, o.src);
     return bad ? 6 : status; /* no GPU is not a mismatch: ungraded checks are not compared */
   }

@@ -303,6 +303,8 @@ static const struct {
     {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:26: duplicate section [ptx] (first at line 19)"},
     {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:10: points: -10 is negative"},
     {"grade.conf missing points", "sed -i '/^points = 5$/d' assignments/99-fake/grade.conf", "grade.conf:19: [ptx]: missing key 'points'"},
+    {"grade.conf requires a later check", "sed -i '/^\\[correct\\]$/a requires = race' assignments/99-fake/grade.conf",
+     "grade.conf:7: requires: 'race' is not a check above [correct]"},
 };
 #define N_CONF_FAULTS (int)(sizeof CONF_FAULTS / sizeof *CONF_FAULTS)
 
@@ -512,6 +514,41 @@ START_TEST(test_saved_images) {
 }
 END_TEST
 
+/* Points only for the student's own work: a clean racecheck counts only when
+ * the check it requires passed, and says why not. With a right student it
+ * counts as usual. */
+START_TEST(test_requires) {
+  for (int right = 0; right < 2; right++) {
+    char *root = make_course(right ? GOOD : "for c in $cases; do OK=0 MM=3 FB=4 emit $c; done\n", NULL, 2), cmd[1200];
+    snprintf(cmd, sizeof cmd, "cd '%s' && sed -i '/^\\[race\\]$/a requires = correct' assignments/99-fake/grade.conf", root);
+    ck_assert_int_eq(run_shell(cmd), 0);
+    grade(root, NULL, NULL);
+    json_t *j = latest(root);
+    if (right) expect(j, "99-fake", "race", "pass", "racecheck clean", "requires, right student");
+    else expect(j, "99-fake", "race", "fail", "not scored: needs correct to pass first (correct: fail)", "requires");
+    json_decref(j);
+    remove_dir(root);
+    free(root);
+  }
+}
+END_TEST
+
+/* --expect with a GPU: an untouched starter may earn at most 10% of the points.
+ * A fake "starter" that gets everything right must be reported. */
+START_TEST(test_starter_max) {
+  char *root = make_course(GOOD, NULL, 2), cmd[2048], path[600];
+  snprintf(cmd, sizeof cmd, "cd '%s' && timeout 300 '%s' --root . --cuda ./cuda --expect 99-fake > expect.log 2>&1", root,
+           grader);
+  ck_assert_int_eq(run_shell(cmd), 6);
+  snprintf(path, sizeof path, "%s/expect.log", root);
+  char *log = read_text(path);
+  ck_assert_msg(log && strstr(log, "EXPECT 99-fake: the untouched starter scores"), "%s", log);
+  free(log);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 int main(void) {
   if (!realpath("build/grader/grade", grader)) {
     fprintf(stderr, "faults: run from the repository root after building build/grader/grade\n");
@@ -532,6 +569,8 @@ int main(void) {
   tcase_add_test(t, test_no_sanitizer);
   tcase_add_test(t, test_no_gpu_mode);
   tcase_add_test(t, test_saved_images);
+  tcase_add_test(t, test_requires);
+  tcase_add_test(t, test_starter_max);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
