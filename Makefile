@@ -231,7 +231,8 @@ bench: ## time the reference and your code against a device-to-device copy (and 
 	  echo "## $(SRC): $(a)" && $(call bench_bin,$(SRC),$(a)) --bench; } | tee $(B)/bench/$(a).txt && \
 	  awk -v dat=$(B)/bench/$(a).dat -f mk/bench-table.awk $(B)/bench/$(a).txt && \
 	  { ! command -v gnuplot >/dev/null || gnuplot -e "dat='$(B)/bench/$(a).dat'; out='$(B)/bench/$(a).png'; \
-	    title='$(a): make bench'" mk/bench.gp && echo "drew $(B)/bench/$(a).png"; } || exit 1;) true
+	    title='$(a): make bench'; bycase=$$(head -c4 $(B)/bench/$(a).dat | grep -c case)" mk/bench.gp && \
+	    echo "drew $(B)/bench/$(a).png"; } || exit 1;) true
 
 test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx checks (no GPU needed)
 	@$(MAKE) test-run

@@ -8,27 +8,31 @@
 #
 #   make bench A=04        (runs this at the end)
 #
-# A bench row (grader/harness/driver.c): ROW KIND N MEDIAN_MS GB/S X_COPY X_BASE OK,
+# A bench row (grader/harness/driver.c):
+#   ROW KIND CASE N MEDIAN_MS GB/S X_COPY X_BASE WORK_MIB OK
 # KIND one of copy, baseline, variant.
 /^## / { side = ($2 == "reference:") ? "ref" : "you"; next }
-/^#/ || NF != 8 || $4 !~ /^[0-9.]+$/ { next }
+/^#/ || NF != 10 || $5 !~ /^[0-9.]+$/ { next }
 {
-  row = $1; kind = $2; n = $3
+  row = $1; kind = $2; key = $3 "@" $4
   if (kind != "variant" && side == "you") next # the same copy and baselines as the reference's
   col = kind == "copy" ? "copy" : kind == "baseline" ? row : side ":" row
   if (kind == "baseline" && first_base == "") first_base = row
   if (!(col in seen)) { seen[col] = 1; cols[++ncols] = col }
-  if (!(n in seen_n)) { seen_n[n] = 1; ns[++nn] = n }
-  us[n, col] = $4 * 1000
-  if ($8 == "NO") wrong[n, col] = 1
+  if (!(key in seen_n)) { seen_n[key] = 1; ns[++nn] = key; label_case[key] = $3; label_n[key] = $4 }
+  if (!($3 in seen_case)) { seen_case[$3] = 1; ncase++ }
+  us[key, col] = $5 * 1000
+  if ($10 == "NO") wrong[key, col] = 1
 }
+# A row's label: n when the bench timed one case at several sizes, else the case.
+function label(key) { return ncase == 1 ? label_n[key] : label_case[key] }
 function table(title, kind,    i, j, n, v, d) {
-  printf "\n%s\n%-12s", title, "n"
+  printf "\n%s\n%-12s", title, ncase == 1 ? "n" : "case"
   for (j = 1; j <= ncols; j++) printf " %15s", cols[j]
   printf "\n"
   for (i = 1; i <= nn; i++) {
     n = ns[i]
-    printf "%-12s", n
+    printf "%-12s", label(n)
     for (j = 1; j <= ncols; j++) {
       v = us[n, cols[j]]
       d = kind == "us" ? 1 : kind == "copy" ? us[n, "copy"] : us[n, first_base]
@@ -44,11 +48,11 @@ END {
   table("time / device-to-device copy of the same bytes", "copy")
   if (first_base != "") table("time / " first_base, "base")
   if (dat != "") {
-    printf "n" > dat
+    printf "%s", ncase == 1 ? "n" : "case" > dat
     for (j = 1; j <= ncols; j++) printf " %s", cols[j] > dat
     printf "\n" > dat
     for (i = 1; i <= nn; i++) {
-      printf "%s", ns[i] > dat
+      printf "%s", label(ns[i]) > dat
       for (j = 1; j <= ncols; j++) printf " %s", (us[ns[i], cols[j]] == "" ? "NaN" : us[ns[i], cols[j]]) > dat
       printf "\n" > dat
     }

@@ -388,32 +388,72 @@ static void emit(int fd, const result_line *r) {
 
 /* ---------------------------------------------------------------- --bench */
 
-static void bench_row(const char *name, const char *kind, uint64_t n, double ms, double bytes, double copy_ms,
-                      double base_ms, const char *ok) {
-  printf("%-28s %-8s %12" PRIu64 " %10.4f %9.1f %7.2f %7.2f %4s\n", name, kind, n, ms, bytes / (ms * 1e-3) / 1e9,
-         ms / copy_ms, base_ms > 0 ? ms / base_ms : 0.0, ok);
+static void bench_row(const char *name, const char *kind, const char *case_name, uint64_t n, const result_line *res,
+                      double bytes, double copy_ms, double base_ms) {
+  double ms = res->median_ms;
+  printf("%-28s %-8s %-14s %12" PRIu64 " %10.4f %9.1f %7.2f %7.2f %9.1f %4s\n", name, kind, case_name, n, ms,
+         bytes / (ms * 1e-3) / 1e9, ms / copy_ms, base_ms > 0 ? ms / base_ms : 0.0, (double)res->work_bytes / 1048576.0,
+         !res->checked ? "-" : res->ok ? "yes" : "NO");
 }
 
-/* --bench: for each size, the copy of the same bytes (the practical ceiling),
- * the baselines, then every variant; each row verified on every rep. */
-static int bench(const hx_assignment *a, const cli_opts *o, const hx_case *k, const char *desc) {
-  int reps = o->reps > 0 ? o->reps : 50, warmup = o->warmup >= 0 ? o->warmup : 5;
-  uint64_t one = o->have_n ? o->n : k->n;
-  const uint64_t *sizes = (o->have_n || o->n_cases || !a->bench_sizes) ? &one : a->bench_sizes;
-  int n_sizes = sizes == &one ? 1 : a->n_bench_sizes;
-  uint64_t param = k ? k->param : 0, seed = o->have_seed ? o->seed : k ? k->seed : 1;
-  printf("# %s bench on %s: median of %d reps after %d warm-up, every rep verified\n", a->name, desc, reps, warmup);
+/* One row group of --bench: a case (NULL for an ad-hoc --n) at a size. */
+typedef struct bench_point {
+  const hx_case *k;
+  uint64_t n;
+} bench_point;
+
+/* What --bench times: --n N; or the cases named with --case; or the bench
+ * case at each of bench_sizes; or each of bench_cases; or the bench case. */
+static int bench_points(const hx_assignment *a, const cli_opts *o, bench_point *pts, int cap) {
+  const hx_case *k = find_case(a, a->bench_case);
+  int n = 0;
+  if (o->have_n) {
+    pts[n++] = (bench_point){NULL, o->n};
+  } else if (o->n_cases) {
+    for (int i = 0; i < o->n_cases && n < cap; i++) pts[n++] = (bench_point){find_case(a, o->cases[i]), 0};
+  } else if (a->bench_sizes && k) {
+    for (int i = 0; i < a->n_bench_sizes && n < cap; i++) pts[n++] = (bench_point){k, a->bench_sizes[i]};
+  } else if (a->bench_cases) {
+    for (int i = 0; i < a->n_bench_cases && n < cap; i++) {
+      const hx_case *c = find_case(a, a->bench_cases[i]);
+      if (!c) hx_die(2, "bench_cases names '%s', which is not a case", a->bench_cases[i]);
+      pts[n++] = (bench_point){c, 0};
+    }
+  } else if (k) {
+    pts[n++] = (bench_point){k, 0};
+  }
+  for (int i = 0; i < n; i++)
+    if (pts[i].k && !pts[i].n) pts[i].n = pts[i].k->n;
+  return n;
+}
+
+/* --bench: for each point, the copy of the same bytes (the practical ceiling),
+ * the baselines, then every variant; each row verified on every rep. The
+ * work_MiB column is the device workspace the row's code asked for. */
+static int bench(const hx_assignment *a, const cli_opts *o, const char *desc) {
+  int warmup = o->warmup >= 0 ? o->warmup : 5;
+  bench_point pts[64];
+  int n_pts = bench_points(a, o, pts, 64);
+  if (!n_pts) hx_die(2, "no bench case");
+  char reps_note[48];
+  if (o->reps > 0) snprintf(reps_note, sizeof reps_note, "%d reps", o->reps);
+  else snprintf(reps_note, sizeof reps_note, "each case's reps (--list)");
+  printf("# %s bench on %s: median of %s after %d warm-up, every rep verified\n", a->name, desc, reps_note, warmup);
   printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
          a->bytes_note ? a->bytes_note : "n ints read + n ints written",
          a->n_baselines ? a->baselines[0].slug : "(no baseline)");
-  printf("%-28s %-8s %12s %10s %9s %7s %7s %4s\n", "row", "kind", "n", "median_ms", "GB/s", "x_copy", "x_base", "ok");
+  printf("%-28s %-8s %-14s %12s %10s %9s %7s %7s %9s %4s\n", "row", "kind", "case", "n", "median_ms", "GB/s", "x_copy",
+         "x_base", "work_MiB", "ok");
   int all_ok = 1;
-  for (int s = 0; s < n_sizes; s++) {
-    uint64_t n = sizes[s];
+  for (int p = 0; p < n_pts; p++) {
+    const hx_case *k = pts[p].k;
+    uint64_t n = pts[p].n, param = k ? k->param : 0, seed = o->have_seed ? o->seed : k ? k->seed : 1;
+    const char *case_name = k ? k->name : "adhoc";
+    int reps = o->reps > 0 ? o->reps : k ? k->reps : 50;
     double bytes = bytes_moved(a, n, param), copy_ms = 0, base_ms = 0;
     int rows = 1 + a->n_baselines + a->n_variants;
     for (int row = 0; row < rows; row++) {
-      case_run c = {a, o, {k ? k->name : "adhoc", n, seed, param, 0, 1, NULL, 0}, RUN_COPY, 0, reps, warmup, COPY_SLUG};
+      case_run c = {a, o, {case_name, n, seed, param, 0, 1, NULL, 0}, RUN_COPY, 0, reps, warmup, COPY_SLUG};
       if (row > 0 && row <= a->n_baselines) {
         c.what = RUN_BASELINE;
         c.index = row - 1;
@@ -428,8 +468,7 @@ static int bench(const hx_assignment *a, const cli_opts *o, const hx_case *k, co
       if (row == 0) copy_ms = res.median_ms;
       if (row == 1 && a->n_baselines) base_ms = res.median_ms;
       static const char *const KIND[] = {"variant", "baseline", "copy"};
-      bench_row(c.slug, KIND[c.what], n, res.median_ms, bytes, copy_ms, base_ms,
-                !res.checked ? "-" : res.ok ? "yes" : "NO");
+      bench_row(c.slug, KIND[c.what], case_name, n, &res, bytes, copy_ms, base_ms);
       all_ok &= res.ok;
     }
     fflush(stdout);
@@ -481,14 +520,7 @@ int hx_main_with(int argc, char **argv, const hx_assignment *a, const hx_backend
   char desc[256];
   dev->init(desc, sizeof desc); /* the context, now, outside any timing */
 
-  if (o.bench) {
-    const hx_case *k = o.have_n ? NULL : find_case(a, o.n_cases ? o.cases[0] : a->bench_case);
-    if (!o.have_n && !k) {
-      fprintf(stderr, "%s: no bench case\n", a->name);
-      return 2;
-    }
-    return bench(a, &o, k, desc);
-  }
+  if (o.bench) return bench(a, &o, desc);
   int warmup = o.warmup >= 0 ? o.warmup : DEFAULT_WARMUP;
   const char *slug = what == RUN_COPY ? COPY_SLUG : a->variants[variant].slug;
   result_line res;

@@ -110,12 +110,14 @@ typedef struct hx_assignment {
   int n_cases;
   uint64_t max_n;
 
-  /* --bench: the case it times by default, or the sizes of its rows; and the
+  /* --bench: the case it times by default, or the sizes or the cases of its rows; and the
    * napkin math: the fewest bytes one run must move through device memory
    * (NULL: 8n, "n ints read + n ints written"). */
   const char *bench_case;
-  const uint64_t *bench_sizes; /* NULL: the bench case only */
+  const uint64_t *bench_sizes; /* the bench case at each of these sizes (04) */
   int n_bench_sizes;
+  const char *const *bench_cases; /* or these cases, each at its own size (05's scenes) */
+  int n_bench_cases;
   double (*bytes_moved)(uint64_t n, uint64_t param);
   const char *bytes_note;
 

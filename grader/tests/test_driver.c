@@ -401,10 +401,11 @@ END_TEST
 START_TEST(test_bench_rows) {
   outcome o = run_fake("--bench --reps 3 --warmup 0");
   ck_assert_int_eq(o.exit_code, 1);
-  ck_assert_msg(strstr(o.out, "\ncopy_d2d                     copy               10 "), "%s", o.out);
-  ck_assert_msg(strstr(o.out, "\nlibrary                      baseline           10 "), "%s", o.out);
-  char *right = strstr(o.out, "\nright                        variant            10 ");
-  char *wrong = strstr(o.out, "\nwrong_once                   variant            10 ");
+  ck_assert_msg(strstr(o.out, "\ncopy_d2d                     copy     ints                     10 "), "%s", o.out);
+  ck_assert_msg(strstr(o.out, "\nlibrary                      baseline ints                     10 "), "%s", o.out);
+  char *right = strstr(o.out, "\nright                        variant  ints                     10 ");
+  char *wrong = strstr(o.out, "\nwrong_once                   variant  ints                     10 ");
+  ck_assert_msg(strstr(o.out, "\nneeds_work                   variant  ints                     10 "), "%s", o.out);
   ck_assert_msg(right && wrong, "%s", o.out);
   ck_assert_msg(strstr(right, " yes\n") < strstr(right, "\nwrong_once"), "right must verify: %s", o.out);
   ck_assert_msg(!strncmp(strchr(wrong + 1, '\n') - 3, " NO", 3), "wrong_once must say NO: %s", o.out);

@@ -183,14 +183,14 @@ END_TEST
  * whose build hangs (its file includes a FIFO that nobody writes, so the compiler
  * blocks opening it), plus a folder whose name is not a safe path. */
 START_TEST(test_grade_all) {
-  char *dir = make_temp_dir("grade-all"), cmd[4096], path[2048];
+  char *dir = copy_course("grade-all", "solutions tools"), cmd[4096], path[2048];
   snprintf(cmd, sizeof cmd,
-           "cp -r Makefile mk grader assignments starter solutions tools '%s'/ && rm -rf '%s'/assignments/*/ref && cd '%s' && "
+           "cd '%s' && "
            "mkdir -p subs/alice/01-warp-scan subs/bob/01-warp-scan subs/carol/01-warp-scan 'subs/bad name' && "
            "cp solutions/01-warp-scan/warp_scan.cu subs/alice/01-warp-scan/ && "
            "printf 'this is not C;\\n' > subs/bob/01-warp-scan/warp_scan.cu && mkfifo hang.fifo && "
            "printf '#include \"%s/hang.fifo\"\\n' > subs/carol/01-warp-scan/warp_scan.cu",
-           dir, dir, dir, dir);
+           dir, dir);
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(cmd, sizeof cmd,
            "cd '%s' && SCANLAB_NO_GPU=1 ARCH=sm_75 make grade-all SUBMISSIONS=subs/ A=01 STUDENT_TIMEOUT=40 > log 2>&1", dir);

@@ -278,21 +278,11 @@ START_TEST(test_bench_table) {
 }
 END_TEST
 
-/* A temporary copy of the course as a student has it (no solutions/, no
- * built references), for the tests that run `make grade` end to end. */
-static char *copy_course(const char *tag) {
-  char *dir = make_temp_dir(tag), cmd[1024];
-  snprintf(cmd, sizeof cmd, "cp -r Makefile mk grader assignments starter '%s'/ && rm -rf '%s'/assignments/*/ref", dir,
-           dir);
-  ck_assert_msg(run_shell(cmd) == 0, "cannot copy the course into %s", dir);
-  return dir;
-}
-
 /* Two `make grade` at once in one checkout (a student in two terminals): both
  * build, both grade, neither sees a half-written binary, and each keeps its
  * own complete results. Runs on a copy of the course, assignment 01 only. */
 START_TEST(test_make_grade_twice_at_once) {
-  char *dir = copy_course("twice"), cmd[2048];
+  char *dir = copy_course("twice", ""), cmd[2048];
   snprintf(cmd, sizeof cmd,
            "cd '%s' && { SCANLAB_NO_GPU=1 make grade A=01 ARCH=sm_75 > a.log 2>&1 & a=$!; "
            "SCANLAB_NO_GPU=1 make grade A=01 ARCH=sm_75 > b.log 2>&1 & b=$!; wait $a $b; }",
@@ -351,7 +341,7 @@ END_TEST
  * the other assignments are still graded. Runs on a copy of the course. */
 START_TEST(test_make_grade_compile_error) {
   list_assignments();
-  char *dir = copy_course("compile-error");
+  char *dir = copy_course("compile-error", "");
   char cmd[2048];
   snprintf(cmd, sizeof cmd,
            "cd '%s' && printf '\nthis is not C;\n' >> starter/01-warp-scan/warp_scan.cu && "

@@ -26,6 +26,10 @@ Suite *r05_suite(void);
 void write_text(const char *path, const char *text, int exec);
 /* A fresh empty folder under /tmp; the caller owns the path (malloc'd). */
 char *make_temp_dir(const char *tag);
+/* A temporary copy of the course as a student has it (no built references;
+ * no solutions/ unless `extra` names it), for tests that run make end to end.
+ * extra: more top-level folders to copy ("" for none). The caller owns the path. */
+char *copy_course(const char *tag, const char *extra);
 /* rm -rf path. */
 void remove_dir(const char *path);
 /* Runs a shell command; returns its exit status (or 128 + signal). Output goes to out_path when set. */
