@@ -242,7 +242,8 @@ test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made 
 
 test-gpu-build: ## build everything the GPU tier runs (needs Check and inih); copy build/ and ref/ to the GPU host
 	@$(MAKE) tools reference
-	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a))) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES)
+	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)) \
+	  $(call bench_bin,starter,$(a)) $(call bench_bin,solutions,$(a))) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(TIMINGS)
 
 lectures: $(LECTURE_EXAMPLES) ## build the lecture examples into build/lectures/ (running them needs a GPU)
 

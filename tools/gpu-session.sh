@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# gpu-session.sh OUT: everything the repository measures on a GPU, in one
+# command, for a GPU host lent for a short time (docs/instructor-guide.md,
+# "The GPU test tier"). Build here first, where Check and inih are:
+#
+#   make test-gpu-build ARCH=sm_90
+#
+# carry build/ and assignments/*/ref/ to the GPU host, and run there
+#
+#   bash tools/gpu-session.sh $OUT
+#
+# It uses only the binaries built here (no make, no compiler). Into OUTDIR go
+# three files (a lent host returns only a few): summary.txt, gpu-tier.txt (the
+# GPU test tier, for docs/results/) and gpu-session.tar.gz with everything:
+#   gpu-tier.txt              the GPU test tier (grader/tests/gpu-tier.sh)
+#   bench-NN.txt, .raw        reference and solutions --bench, joined (mk/bench-table.awk)
+#   lectures-run.txt, *.csv   every lecture example's table (mk/lectures-run.sh)
+#   timings-NN/               every reference over its case table (build/tools/timings)
+# Each part runs even when one before it failed; the summary says which did.
+set -u
+dest=${1:?usage: tools/gpu-session.sh OUTDIR}
+cd "$(dirname "$0")/.."
+mkdir -p "$dest"
+out=$(mktemp -d /tmp/gpu-session-XXXXXX)
+status=()
+part() { # part NAME COMMAND...: runs it, keeps its status for the summary
+  local name=$1
+  shift
+  echo "== $name ($(date -u +%H:%M:%S))"
+  if "$@"; then status+=("ok      $name"); else status+=("FAILED  $name (exit $?)"); fi
+}
+
+part "GPU test tier" bash -c "bash grader/tests/gpu-tier.sh > '$out/gpu-tier.txt' 2>&1"
+for conf in assignments/*/grade.conf; do
+  a=$(basename "$(dirname "$conf")")
+  ref=assignments/$a/ref/bench
+  [ -x "$ref" ] || ref=assignments/$a/ref/reference
+  sol=build/solutions/$a/bench
+  [ -x "$sol" ] || sol=build/solutions/$a/harness
+  part "bench $a" bash -c "{ echo '## reference: $a'; '$ref' --bench; echo '## solutions: $a'; '$sol' --bench; } \
+    > '$out/bench-$a.raw' 2>&1; awk -f mk/bench-table.awk '$out/bench-$a.raw' > '$out/bench-$a.txt'"
+  gpu=$(build/tools/gpuinfo | cut -d, -f1)
+  part "timings $a" build/tools/timings --ref "assignments/$a/ref/reference" --conf "$conf" --gpu "$gpu" --dir "$out/timings-$a"
+done
+part "lecture examples" bash -c "bash mk/lectures-run.sh '$out' build/lectures/* > '$out/lectures-run.txt' 2>&1"
+
+echo
+echo "== summary"
+printf '%s\n' "${status[@]}" | tee "$out/summary.txt"
+tar -C "$out" -czf "$dest/gpu-session.tar.gz" . && cp "$out/summary.txt" "$out/gpu-tier.txt" "$dest/"
