@@ -3,7 +3,7 @@
 # "## starter: NN" / "## solutions: NN" line) into one table: one row per n,
 # one column per bench row (the copy, the baselines, each reference variant
 # "ref:SLUG", each of your variants "you:SLUG"), in microseconds, then as
-# ratios to the copy and to the first baseline (CUB's scan, in 04). With
+# ratios to the copy and to each baseline (CUB's scan and CUB's select, in 04). With
 # -v dat=FILE it also writes the microseconds as a gnuplot data file.
 #
 #   make bench A=04        (runs this at the end)
@@ -17,7 +17,7 @@
   row = $1; kind = $2; key = $3 "@" $4
   if (kind != "variant" && side == "you") next # the same copy and baselines as the reference's
   col = kind == "copy" ? "copy" : kind == "baseline" ? row : side ":" row
-  if (kind == "baseline" && first_base == "") first_base = row
+  if (kind == "baseline" && !(row in is_base)) { is_base[row] = 1; bases[++nbase] = row }
   if (!(col in seen)) { seen[col] = 1; cols[++ncols] = col }
   if (!(key in seen_n)) { seen_n[key] = 1; ns[++nn] = key; label_case[key] = $3; label_n[key] = $4 }
   if (!($3 in seen_case)) { seen_case[$3] = 1; ncase++ }
@@ -26,7 +26,7 @@
 }
 # A row's label: n when the bench timed one case at several sizes, else the case.
 function label(key) { return ncase == 1 ? label_n[key] : label_case[key] }
-function table(title, kind,    i, j, n, v, d) {
+function table(title, kind, base,    i, j, n, v, d) {
   printf "\n%s\n%-12s", title, ncase == 1 ? "n" : "case"
   for (j = 1; j <= ncols; j++) printf " %15s", cols[j]
   printf "\n"
@@ -35,7 +35,7 @@ function table(title, kind,    i, j, n, v, d) {
     printf "%-12s", label(n)
     for (j = 1; j <= ncols; j++) {
       v = us[n, cols[j]]
-      d = kind == "us" ? 1 : kind == "copy" ? us[n, "copy"] : us[n, first_base]
+      d = kind == "us" ? 1 : kind == "copy" ? us[n, "copy"] : us[n, base]
       if (v == "" || d == "" || d == 0) printf " %15s", "-"
       else printf " %14.*f%s", kind == "us" ? 1 : 2, v / d, wrong[n, cols[j]] ? "!" : " "
     }
@@ -46,7 +46,7 @@ END {
   if (!nn) { print "bench-table: no bench rows in the input" > "/dev/stderr"; exit 1 }
   table("median time, microseconds (! = wrong output on some rep)", "us")
   table("time / device-to-device copy of the same bytes", "copy")
-  if (first_base != "") table("time / " first_base, "base")
+  for (b = 1; b <= nbase; b++) table("time / " bases[b], "base", bases[b])
   if (dat != "") {
     printf "%s", ncase == 1 ? "n" : "case" > dat
     for (j = 1; j <= ncols; j++) printf " %s", cols[j] > dat

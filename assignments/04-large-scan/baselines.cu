@@ -20,6 +20,9 @@ static const hx_variant hx04_baselines[] = {
     {"cub_exclusive_sum", "cub::DeviceScan::ExclusiveSum"},
     {"cub_select_repeats", "cub::DeviceSelect::If over indices, a[i] == a[i+1]"},
 };
+// The variant each baseline does the work of: its setup and expected outputs,
+// and the rows it is the x_base of.
+static const int hx04_baseline_variants[HX04_N_BASELINES] = {HX04_DECOUPLED_LOOKBACK, HX04_FIND_REPEATS};
 
 // The predicate of cub_select_repeats.
 struct hx04_is_repeat {

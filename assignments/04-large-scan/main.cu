@@ -207,6 +207,7 @@ static const hx_assignment hx04_assignment = {
     .baselines = hx04_baselines,
     .n_baselines = HX04_N_BASELINES,
     .run_baseline = hx04_run_baseline,
+    .baseline_variants = hx04_baseline_variants,
 #else
     .baselines = NULL,
     .n_baselines = 0,

@@ -396,6 +396,9 @@ static void bench_row(const char *name, const char *kind, const char *case_name,
          !res->checked ? "-" : res->ok ? "yes" : "NO");
 }
 
+/* The variant whose setup a baseline shares (harness.h). */
+static int baseline_variant(const hx_assignment *a, int b) { return a->baseline_variants ? a->baseline_variants[b] : 0; }
+
 /* One row group of --bench: a case (NULL for an ad-hoc --n) at a size. */
 typedef struct bench_point {
   const hx_case *k;
@@ -435,13 +438,14 @@ static int bench(const hx_assignment *a, const cli_opts *o, const char *desc) {
   bench_point pts[64];
   int n_pts = bench_points(a, o, pts, 64);
   if (!n_pts) hx_die(2, "no bench case");
+  if (a->n_baselines > HX_MAX_BASELINES) hx_die(3, "more than %d baselines", HX_MAX_BASELINES);
   char reps_note[48];
   if (o->reps > 0) snprintf(reps_note, sizeof reps_note, "%d reps", o->reps);
   else snprintf(reps_note, sizeof reps_note, "each case's reps (--list)");
   printf("# %s bench on %s: median of %s after %d warm-up, every rep verified\n", a->name, desc, reps_note, warmup);
   printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
          a->bytes_note ? a->bytes_note : "n ints read + n ints written",
-         a->n_baselines ? a->baselines[0].slug : "(no baseline)");
+         a->n_baselines ? "its baseline's (the first, or the one of its variant)" : "(no baseline)");
   printf("%-28s %-8s %-14s %12s %10s %9s %7s %7s %9s %4s\n", "row", "kind", "case", "n", "median_ms", "GB/s", "x_copy",
          "x_base", "work_MiB", "ok");
   int all_ok = 1;
@@ -450,25 +454,29 @@ static int bench(const hx_assignment *a, const cli_opts *o, const char *desc) {
     uint64_t n = pts[p].n, param = k ? k->param : 0, seed = o->have_seed ? o->seed : k ? k->seed : 1;
     const char *case_name = k ? k->name : "adhoc";
     int reps = o->reps > 0 ? o->reps : k ? k->reps : 50;
-    double bytes = bytes_moved(a, n, param), copy_ms = 0, base_ms = 0;
+    double bytes = bytes_moved(a, n, param), copy_ms = 0, base_ms[HX_MAX_BASELINES] = {0};
     int rows = 1 + a->n_baselines + a->n_variants;
     for (int row = 0; row < rows; row++) {
       case_run c = {a, o, {case_name, n, seed, param, 0, 1, NULL, 0}, RUN_COPY, 0, reps, warmup, COPY_SLUG};
+      int base = 0; /* the baseline this row is compared with */
       if (row > 0 && row <= a->n_baselines) {
         c.what = RUN_BASELINE;
-        c.index = row - 1;
+        c.index = base = row - 1;
+        c.spec.variant = baseline_variant(a, c.index);
         c.slug = a->baselines[c.index].slug;
       } else if (row > a->n_baselines) {
         c.what = RUN_VARIANT;
         c.index = c.spec.variant = row - 1 - a->n_baselines;
         c.slug = a->variants[c.index].slug;
+        for (int b = a->n_baselines - 1; b >= 0; b--)
+          if (baseline_variant(a, b) == c.index) base = b;
       }
       result_line res;
       run_case(&c, &res);
       if (row == 0) copy_ms = res.median_ms;
-      if (row == 1 && a->n_baselines) base_ms = res.median_ms;
+      if (c.what == RUN_BASELINE) base_ms[c.index] = res.median_ms;
       static const char *const KIND[] = {"variant", "baseline", "copy"};
-      bench_row(c.slug, KIND[c.what], case_name, n, &res, bytes, copy_ms, base_ms);
+      bench_row(c.slug, KIND[c.what], case_name, n, &res, bytes, copy_ms, a->n_baselines ? base_ms[base] : 0);
       all_ok &= res.ok;
     }
     fflush(stdout);

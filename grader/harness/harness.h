@@ -63,6 +63,7 @@ typedef enum hx_type {
 } hx_type;
 
 #define HX_MAX_OUTPUTS 4
+#define HX_MAX_BASELINES 8
 
 /* One output the student writes. The driver poisons `dev` before every rep
  * (0xA5 bytes: an element left unwritten is caught) and compares it with
@@ -147,6 +148,10 @@ typedef struct hx_assignment {
   const hx_variant *baselines;
   int n_baselines;
   void (*run_baseline)(void *state, int baseline);
+  /* Per baseline: the variant whose setup and expected outputs it shares, and
+   * whose rows it is the x_base of (04: CUB's scan for the scans, CUB's select
+   * for find_repeats). NULL: variant 0 for every baseline. */
+  const int *baseline_variants;
 } hx_assignment;
 
 int hx_main(int argc, char **argv, const hx_assignment *a);
