@@ -75,7 +75,7 @@ extra_02-hillis-steele() {
 }
 
 # 03: the CPU model's bank-conflict prediction against Nsight Compute's
-# counters, on two full tiles (case tiles2), for the
+# counters, on two full tiles (case tiles2), for
 # the padded, unpadded and 16-bank layouts of the solution's scan.
 extra_03-blelloch() {
   local ncu=$CUDA_HOME/bin/ncu src v model bin pred want got
