@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glob.h>
+#include <regex.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,6 +66,41 @@ static void reference_prepare(assignment_ctx *ctx) {
   free(p);
 }
 
+/* A student's file that uses a library the assignment forbids (grade.conf's
+ * `forbid`: CUB's or Thrust's scans do the student's work): 1, with
+ * "FILE:LINE uses LIBRARY ..." in why. Looks for the library's headers and
+ * its namespace in every .cu, .cuh and .h of <src>/<assignment>/. */
+static int uses_forbidden(const grade_env *env, const assignment_conf *conf, char *why, size_t cap) {
+  char pattern[512];
+  glob_t g;
+  for (int k = 0; k < conf->n_forbid; k++) {
+    const char *lib = conf->forbid[k];
+    regex_t re;
+    snprintf(pattern, sizeof pattern, "#[[:space:]]*include[[:space:]]*[<\"]%s/|(^|[^A-Za-z0-9_])%s[[:space:]]*::", lib, lib);
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB)) continue;
+    snprintf(pattern, sizeof pattern, "%s/%s/%s/*.{cu,cuh,h}", env->root, env->src, conf->name);
+    int found = 0;
+    if (glob(pattern, GLOB_BRACE, NULL, &g) == 0) {
+      for (size_t f = 0; f < g.gl_pathc && !found; f++) {
+        FILE *in = fopen(g.gl_pathv[f], "r");
+        char line[1024];
+        for (int n = 1; in && !found && fgets(line, sizeof line, in); n++) {
+          if (regexec(&re, line, 0, NULL, 0) != 0) continue;
+          const char *rel = g.gl_pathv[f] + strlen(env->root) + 1;
+          snprintf(why, cap, "not scored: %s:%d uses %s, a library that does this assignment's work; write it yourself", rel,
+                   n, lib);
+          found = 1;
+        }
+        if (in) fclose(in);
+      }
+      globfree(&g);
+    }
+    regfree(&re);
+    if (found) return 1;
+  }
+  return 0;
+}
+
 void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf) {
   memset(ctx, 0, sizeof *ctx);
   ctx->env = env;
@@ -76,6 +113,7 @@ void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignm
   snprintf(ctx->reference, sizeof ctx->reference, "%s/assignments/%s/ref/reference", env->root, conf->name);
 
   ctx->student_ok = executable(ctx->student, ctx->student_error, sizeof ctx->student_error, "student binary");
+  if (ctx->student_ok && uses_forbidden(env, conf, ctx->student_error, sizeof ctx->student_error)) ctx->student_ok = 0;
   if (!ctx->student_ok && access(ctx->build_log, R_OK) == 0) output_compile_errors(ctx->build_log, ctx->student_error, sizeof ctx->student_error);
   if (env->have_gpu) reference_prepare(ctx); /* the reference only matters for checks that run */
 }

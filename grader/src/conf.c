@@ -163,10 +163,23 @@ static int a_timeout(parser *p, const char *key, const char *v) {
   return 1;
 }
 
+static int a_forbid(parser *p, const char *key, const char *v) {
+  static const char *const LIBRARIES[] = {"cub", "thrust"};
+  char buf[CONF_TEXT_MAX];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+    if (one_of(t, LIBRARIES, 2) < 0) return perr(p, p->line, "%s: '%.40s' is not one of cub, thrust", key, t);
+    if (p->a->n_forbid == CONF_MAX_REQUIRES) return perr(p, p->line, "%s: too many libraries", key);
+    snprintf(p->a->forbid[p->a->n_forbid++], sizeof p->a->forbid[0], "%s", t);
+  }
+  return p->a->n_forbid ? 1 : perr(p, p->line, "%s: no library names", key);
+}
+
 static const struct {
   const char *name;
   assignment_parser parse;
-} ASSIGNMENT_KEYS[] = {{"name", a_name}, {"title", a_title}, {"timeout", a_timeout}};
+} ASSIGNMENT_KEYS[] = {{"name", a_name}, {"title", a_title}, {"timeout", a_timeout}, {"forbid", a_forbid}};
 #define N_ASSIGNMENT_KEYS (int)(sizeof ASSIGNMENT_KEYS / sizeof *ASSIGNMENT_KEYS)
 
 /* ---------------------------------------------------------------- check keys */

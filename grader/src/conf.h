@@ -76,6 +76,10 @@ typedef struct assignment_conf {
   char name[CONF_NAME_MAX];
   char title[CONF_TEXT_MAX];
   double timeout_s;
+  /* libraries the student's files may not use (cub, thrust): a file that does
+   * scores 0 on every check, with the file and line (checks.c) */
+  char forbid[CONF_MAX_REQUIRES][16];
+  int n_forbid;
   int n_checks;
   check_conf checks[CONF_MAX_CHECKS];
 } assignment_conf;

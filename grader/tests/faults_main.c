@@ -533,6 +533,26 @@ START_TEST(test_requires) {
 }
 END_TEST
 
+/* forbid = cub: a student file that includes CUB scores 0 everywhere, and the
+ * reason names the file and line. */
+START_TEST(test_forbidden_library) {
+  char *root = make_course(GOOD, NULL, 2), cmd[1200];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && sed -i '/^timeout = /a forbid = cub' assignments/99-fake/grade.conf && mkdir -p starter/99-fake && "
+           "printf '// my scan\\n#include <cub/device/device_scan.cuh>\\n' > starter/99-fake/scan.cu",
+           root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  grade(root, NULL, NULL);
+  json_t *j = latest(root);
+  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race"};
+  for (int i = 0; i < 4; i++)
+    expect(j, "99-fake", CHECKS[i], "fail", "not scored: starter/99-fake/scan.cu:2 uses cub", "forbidden library");
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 /* --expect with a GPU: an untouched starter may earn at most 10% of the points.
  * A fake "starter" that gets everything right must be reported. */
 START_TEST(test_starter_max) {
@@ -571,6 +591,7 @@ int main(void) {
   tcase_add_test(t, test_saved_images);
   tcase_add_test(t, test_requires);
   tcase_add_test(t, test_starter_max);
+  tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
