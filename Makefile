@@ -257,8 +257,8 @@ deps-grade:
 deps-test:
 	@bash mk/deps.sh test "$(NVCC)"
 
-clean: ## remove build/, grade-results/ and the reference binaries
-	rm -rf $(B) grade-results assignments/*/ref
+clean: ## remove build/, grade-results/, dist/ and the reference binaries
+	rm -rf $(B) grade-results dist assignments/*/ref
 
 help: ## list the targets
 	@echo "Scan Lab targets (A=01 picks an assignment, SRC=solutions grades the solutions, ARCH=sm_90 sets the GPU):"
