@@ -42,7 +42,7 @@ for conf in assignments/*/grade.conf; do
   gpu=$(build/tools/gpuinfo | cut -d, -f1)
   part "timings $a" build/tools/timings --ref "assignments/$a/ref/reference" --conf "$conf" --gpu "$gpu" --dir "$out/timings-$a"
 done
-part "lecture examples" bash -c "bash mk/lectures-run.sh '$out' build/lectures/* > '$out/lectures-run.txt' 2>&1"
+part "lecture examples" bash -c "bash mk/lectures-run.sh '$out' $(find build/lectures -maxdepth 1 -type f -perm -u+x ! -name '*.*' | sort | tr '\n' ' ') > '$out/lectures-run.txt' 2>&1"
 
 echo
 echo "== summary"

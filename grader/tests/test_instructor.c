@@ -20,8 +20,8 @@
 static const char FAKE_REF[] =
     "#!/bin/bash\n"
     "if [ \"$1\" = --list ]; then\n"
-    "  printf '01-fake: variants\\n  plain  steady\\n  fast   noisy\\ncases (name n seed reps param)\\n"
-    "  n1k 1000 1 5 0\\n  n1m 1000000 2 5 0\\n  n2^24 16777216 3 5 0\\n'; exit 0; fi\n"
+    "  printf 'assignment 01-fake\\nvariant plain steady\\nvariant fast noisy\\nvariant copy_d2d the copy\\n"
+    "case n1k 1000 1 5 0\\ncase n1m 1000000 2 5 0\\ncase n2^24 16777216 3 5 0\\n'; exit 0; fi\n"
     "%s\n" /* a line that may cut the run short */
     "v=$2; k=$(cat \"$(dirname \"$0\")/count\" 2>/dev/null || echo 0); echo $((k + 1)) > \"$(dirname \"$0\")/count\"\n"
     "[ \"$v\" = fast ] && f=$((k %% 5)) || f=0\n"
