@@ -1,0 +1,180 @@
+// large_tile.h: what lecture 05's examples share: one tile of a running
+// maximum (a block's inclusive max-scan or max-reduction of LT_TILE unsigned
+// ints), the CPU reference, the input, the check and the timer. The lecture
+// teaches large scans on max, not on the sum of assignment 04: the structure
+// is the same, the code is not the assignment's. Include after example.h.
+#ifndef SCANLAB_LARGE_TILE_H
+#define SCANLAB_LARGE_TILE_H
+
+#include "example.h"
+
+enum {
+  LT_THREADS = 256,                // threads per block
+  LT_ITEMS = 4,                    // consecutive elements per thread: one 16-byte load
+  LT_TILE = LT_THREADS * LT_ITEMS, // elements per tile (1024)
+  LT_WARPS = LT_THREADS / 32,
+  LT_REPS = 21, // timed runs per variant (median)
+};
+#define LT_FULL 0xffffffffu // every lane of a warp
+
+static inline __host__ __device__ size_t lt_tiles(size_t n) { return (n + LT_TILE - 1) / LT_TILE; }
+
+// ---------------------------------------------------------------- device: one tile
+
+// Thread t holds elements 4t..4t+3 of tile `tile`. Past n they read as 0, the
+// identity of max on unsigned ints. A full group is one 16-byte load: cudaMalloc
+// aligns to 256 bytes, and a tile starts at a multiple of 1024 elements.
+static __device__ __forceinline__ uint4 lt_load(const unsigned *in, size_t n, size_t tile) {
+  const size_t first = tile * LT_TILE + (size_t)threadIdx.x * LT_ITEMS;
+  if (first + LT_ITEMS <= n) return *(const uint4 *)(in + first);
+  uint4 v = make_uint4(0, 0, 0, 0);
+  if (first < n) v.x = in[first];
+  if (first + 1 < n) v.y = in[first + 1];
+  if (first + 2 < n) v.z = in[first + 2];
+  return v;
+}
+
+static __device__ __forceinline__ void lt_store(unsigned *out, size_t n, size_t tile, uint4 v) {
+  const size_t first = tile * LT_TILE + (size_t)threadIdx.x * LT_ITEMS;
+  if (first + LT_ITEMS <= n) {
+    *(uint4 *)(out + first) = v;
+    return;
+  }
+  if (first < n) out[first] = v.x;
+  if (first + 1 < n) out[first + 1] = v.y;
+  if (first + 2 < n) out[first + 2] = v.z;
+}
+
+static __device__ __forceinline__ uint4 lt_max4(uint4 v, unsigned c) {
+  return make_uint4(max(v.x, c), max(v.y, c), max(v.z, c), max(v.w, c));
+}
+
+// The maximum over a warp, in every lane (5 shuffles; __reduce_max_sync would
+// do it in one instruction, but only from sm_80).
+static __device__ __forceinline__ unsigned lt_warp_max(unsigned x) {
+  for (int d = 16; d >= 1; d /= 2) x = max(x, __shfl_xor_sync(LT_FULL, x, d));
+  return x;
+}
+
+// The maximum over the block, in every thread. Two barriers: one after the
+// warps' maxima are written, one before the next call may write them again.
+static __device__ __forceinline__ unsigned lt_block_max(unsigned x) {
+  __shared__ unsigned per_warp[LT_WARPS];
+  x = lt_warp_max(x);
+  if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = x;
+  __syncthreads();
+  unsigned all = per_warp[0];
+  for (int w = 1; w < LT_WARPS; w++) all = max(all, per_warp[w]);
+  __syncthreads();
+  return all;
+}
+
+// The maximum of tile `tile`, in every thread. Reads the tile once.
+static __device__ __forceinline__ unsigned lt_tile_max(const unsigned *in, size_t n, size_t tile) {
+  const uint4 v = lt_load(in, n, tile);
+  return lt_block_max(max(max(v.x, v.y), max(v.z, v.w)));
+}
+
+// Inclusive max-scan of the tile held in v (4 per thread, in thread order);
+// returns the tile's maximum to every thread. Work 4 + 5 shuffles + at most 8
+// shared reads per thread; the tile's bytes are read and written once.
+static __device__ __forceinline__ unsigned lt_block_scan(uint4 *v) {
+  __shared__ unsigned warp_top[LT_WARPS];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  v->y = max(v->y, v->x);
+  v->z = max(v->z, v->y);
+  v->w = max(v->w, v->z);
+  unsigned up_to_me = v->w; // becomes the warp's inclusive max-scan of the threads' maxima
+  for (int d = 1; d < 32; d *= 2) {
+    const unsigned left = __shfl_up_sync(LT_FULL, up_to_me, d);
+    if (lane >= d) up_to_me = max(up_to_me, left);
+  }
+  unsigned before_me = __shfl_up_sync(LT_FULL, up_to_me, 1);
+  if (lane == 0) before_me = 0;
+  if (lane == 31) warp_top[warp] = up_to_me;
+  __syncthreads(); // every warp's maximum is in warp_top
+  unsigned tile_max = 0;
+  for (int w = 0; w < LT_WARPS; w++) {
+    if (w < warp) before_me = max(before_me, warp_top[w]);
+    tile_max = max(tile_max, warp_top[w]);
+  }
+  __syncthreads(); // warp_top may be written by the next call
+  *v = lt_max4(*v, before_me);
+  return tile_max;
+}
+
+// ---------------------------------------------------------------- host
+
+// The CPU reference (the one running maximum every example checks against).
+static inline void lt_cpu_max_scan(const unsigned *in, unsigned *out, size_t n) {
+  unsigned m = 0;
+  for (size_t i = 0; i < n; i++) out[i] = m = in[i] > m ? in[i] : m;
+}
+
+// The input: element i is a hash of i below i/4 + 1024, so the running
+// maximum keeps growing and an earlier tile often holds a larger value than
+// the tile just before: a carry from the wrong tile shows.
+static inline void lt_fill(unsigned *h, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned x = (unsigned)i * 2654435761u;
+    x ^= x >> 15;
+    x *= 2246822519u;
+    x ^= x >> 13;
+    h[i] = x % (unsigned)(i / 4 + 1024);
+  }
+}
+
+// How many elements of the device array d differ from want; the first one in *first_bad (-1: none).
+static inline size_t lt_mismatches(const unsigned *d, const unsigned *want, size_t n, long long *first_bad) {
+  unsigned *got = (unsigned *)malloc(n * sizeof *got + 1);
+  if (!got) {
+    fprintf(stderr, "%s:%d: out of host memory for %zu elements\n", __FILE__, __LINE__, n);
+    exit(1);
+  }
+  EX_CHECK(cudaMemcpy(got, d, n * sizeof *got, cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  *first_bad = -1;
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i] && bad++ == 0) *first_bad = (long long)i;
+  free(got);
+  return bad;
+}
+
+// One run of a variant on the default stream: it checks its own launches
+// (cudaGetLastError) and does not synchronize.
+typedef void (*lt_run_fn)(const unsigned *in, unsigned *out, size_t n, void *work);
+
+static int lt_compare_floats(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+// The median time of LT_REPS runs, in microseconds, after one warm-up run
+// whose errors are checked at a synchronization.
+static inline float lt_time_us(lt_run_fn run, const unsigned *in, unsigned *out, size_t n, void *work) {
+  float ms[LT_REPS];
+  cudaEvent_t start, stop;
+  EX_CHECK(cudaEventCreate(&start));
+  EX_CHECK(cudaEventCreate(&stop));
+  run(in, out, n, work);
+  EX_CHECK_LAUNCH();
+  for (int r = 0; r < LT_REPS; r++) {
+    EX_CHECK(cudaEventRecord(start));
+    run(in, out, n, work);
+    EX_CHECK(cudaEventRecord(stop));
+    EX_CHECK(cudaEventSynchronize(stop));
+    EX_CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+  }
+  EX_CHECK(cudaEventDestroy(start));
+  EX_CHECK(cudaEventDestroy(stop));
+  qsort(ms, LT_REPS, sizeof *ms, lt_compare_floats);
+  return ms[LT_REPS / 2] * 1000.0f;
+}
+
+// The ceiling every scan is measured against: a device-to-device copy of the same bytes.
+static inline void lt_copy(const unsigned *in, unsigned *out, size_t n, void *work) {
+  (void)work;
+  EX_CHECK(cudaMemcpyAsync(out, in, n * sizeof *in, cudaMemcpyDeviceToDevice));
+}
+
+#endif
