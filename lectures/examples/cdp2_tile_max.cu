@@ -61,7 +61,7 @@ static size_t work_tiles; // how many maxima each buffer holds (set in main)
 
 static cdp_work work_of(void *work) {
   unsigned *w = (unsigned *)work;
-  return (cdp_work){(int *)w, w + 1, w + 8, w + 8 + work_tiles};
+  return (cdp_work){(int *)w, w + 1, w + 8, w + 8 + lt_next4(work_tiles)}; // a and b: 16-byte aligned
 }
 
 static void host_levels(const unsigned *in, unsigned *out, size_t n, void *work) {
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
   }
   lt_fill(h_in, n_max);
   unsigned *in = (unsigned *)ex_dev_zeros(n_max * sizeof *in);
-  void *work = ex_dev_zeros((2 * work_tiles + 8) * sizeof(unsigned));
+  void *work = ex_dev_zeros((2 * lt_next4(work_tiles) + 8) * sizeof(unsigned));
   EX_CHECK(cudaMemcpy(in, h_in, n_max * sizeof *in, cudaMemcpyHostToDevice));
   const cdp_work w = work_of(work);
 

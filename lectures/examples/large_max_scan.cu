@@ -57,12 +57,12 @@ __global__ void reduce_tiles(const unsigned *in, size_t n, unsigned *totals) {
 // finished, and its writes are visible, before the next launch on the stream starts.
 static void hierarchical(const unsigned *in, unsigned *out, size_t n, void *work) {
   const size_t tiles = lt_tiles(n);
-  unsigned *totals = (unsigned *)work; // this level's tile maxima; the next level's work follows
+  unsigned *totals = (unsigned *)work; // this level's tile maxima; the next level's work follows, 16-byte aligned
   if (tiles == 0) return;
   scan_tiles<<<(unsigned)tiles, LT_THREADS>>>(in, out, n, tiles > 1 ? totals : NULL, NULL);
   EX_CHECK(cudaGetLastError());
   if (tiles == 1) return;
-  hierarchical(totals, totals, tiles, totals + tiles); // in place: each thread reads its 4 before writing them
+  hierarchical(totals, totals, tiles, totals + lt_next4(tiles)); // in place: each thread reads its 4 before writing them
   add_carry<<<(unsigned)(tiles - 1), LT_THREADS>>>(out + LT_TILE, n - LT_TILE, totals);
   EX_CHECK(cudaGetLastError());
 }
@@ -73,7 +73,7 @@ static void reduce_then_scan(const unsigned *in, unsigned *out, size_t n, void *
   if (tiles == 0) return;
   reduce_tiles<<<(unsigned)tiles, LT_THREADS>>>(in, n, totals);
   EX_CHECK(cudaGetLastError());
-  hierarchical(totals, totals, tiles, totals + tiles); // the maxima are few: any scan will do
+  hierarchical(totals, totals, tiles, totals + lt_next4(tiles)); // the maxima are few: any scan will do
   scan_tiles<<<(unsigned)tiles, LT_THREADS>>>(in, out, n, NULL, totals);
   EX_CHECK(cudaGetLastError());
 }

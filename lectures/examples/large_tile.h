@@ -18,6 +18,9 @@ enum {
 #define LT_FULL 0xffffffffu // every lane of a warp
 
 static inline __host__ __device__ size_t lt_tiles(size_t n) { return (n + LT_TILE - 1) / LT_TILE; }
+// Where the next array of a workspace may start after `count` words: a
+// multiple of 4 words, so that its 16-byte loads are aligned.
+static inline size_t lt_next4(size_t count) { return (count + 3) / 4 * 4; }
 
 // ---------------------------------------------------------------- device: one tile
 
