@@ -17,7 +17,7 @@
 #include "large_tile.h"
 
 // One block per tile: out[tile] = the tile's max.
-__global__ void tile_max(const unsigned *in, size_t n, unsigned *out) {
+extern "C" __global__ void tile_max(const unsigned *in, size_t n, unsigned *out) {
   const unsigned m = lt_tile_max(in, n, blockIdx.x);
   if (threadIdx.x == 0) out[blockIdx.x] = m;
 }
@@ -31,7 +31,7 @@ static __device__ void note_launch(int *err) {
 // One thread: one level. Reads `in` (n values), writes lt_tiles(n) maxima to
 // `out`, or the answer to *result when one tile is left. The next level reads
 // `out` and writes `spare`, so the caller's input is never written.
-__global__ void cdp2_level(const unsigned *in, size_t n, unsigned *out, unsigned *spare, unsigned *result, int *err) {
+extern "C" __global__ void cdp2_level(const unsigned *in, size_t n, unsigned *out, unsigned *spare, unsigned *result, int *err) {
   const size_t tiles = lt_tiles(n);
   // fire-and-forget: runs on its own, in no order with this grid's other launches
   tile_max<<<(unsigned)tiles, LT_THREADS, 0, cudaStreamFireAndForget>>>(in, n, tiles == 1 ? result : out);

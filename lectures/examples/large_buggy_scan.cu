@@ -11,7 +11,7 @@
 enum { RUNS = 20 }; // launches per size: a race need not show every time
 
 // One block per tile (blockIdx.x), 256 threads, 4 elements each.
-__global__ void buggy_max_scan(const unsigned *in, unsigned *out, size_t n, unsigned *tile_max) {
+extern "C" __global__ void buggy_max_scan(const unsigned *in, unsigned *out, size_t n, unsigned *tile_max) {
   const size_t tile = blockIdx.x;
   uint4 v = lt_load(in, n, tile);
   const unsigned mine = lt_block_scan(&v);

@@ -29,7 +29,7 @@
 // One block per tile: out = the tile's inclusive max-scan, taken with
 // carry[tile - 1] when carry is given (the max of every earlier tile);
 // totals[tile] = the tile's own max when totals is given.
-__global__ void scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *totals, const unsigned *carry) {
+extern "C" __global__ void scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *totals, const unsigned *carry) {
   const size_t tile = blockIdx.x;
   uint4 v = lt_load(in, n, tile);
   const unsigned tile_max = lt_block_scan(&v);
@@ -40,13 +40,13 @@ __global__ void scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned
 
 // One block per tile from the second on: out[i] = max(out[i], running[tile - 1]).
 // Launched on out + LT_TILE, so its block b is tile b + 1.
-__global__ void add_carry(unsigned *out, size_t n, const unsigned *running) {
+extern "C" __global__ void add_carry(unsigned *out, size_t n, const unsigned *running) {
   const size_t tile = blockIdx.x;
   lt_store(out, n, tile, lt_max4(lt_load(out, n, tile), running[tile]));
 }
 
 // One block per tile: totals[tile] = the tile's max. Reads the tile, writes one word.
-__global__ void reduce_tiles(const unsigned *in, size_t n, unsigned *totals) {
+extern "C" __global__ void reduce_tiles(const unsigned *in, size_t n, unsigned *totals) {
   const unsigned m = lt_tile_max(in, n, blockIdx.x);
   if (threadIdx.x == 0) totals[blockIdx.x] = m;
 }
@@ -129,7 +129,7 @@ static __device__ unsigned look_back(size_t tile, chain c) {
   }
 }
 
-__global__ void chained_scan(const unsigned *in, unsigned *out, size_t n, chain c) {
+extern "C" __global__ void chained_scan(const unsigned *in, unsigned *out, size_t n, chain c) {
   __shared__ unsigned tile_sh, carry_sh;
   // The tile id is the order in which blocks start, not blockIdx.x: every
   // smaller id belongs to a block that has already started, so the look-back

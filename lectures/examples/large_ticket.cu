@@ -62,13 +62,13 @@ static __device__ bool ticket_last(unsigned mine, ticket_work w) {
 }
 
 // One block per tile. Reads n ints, writes one.
-__global__ void ticket_max(const unsigned *in, size_t n, ticket_work w) {
+extern "C" __global__ void ticket_max(const unsigned *in, size_t n, ticket_work w) {
   ticket_last(lt_tile_max(in, n, blockIdx.x), w);
 }
 
 // A grid of resident blocks; block b takes tiles b, b + gridDim.x, ... Reads n
 // ints twice (the second time mostly from L2 at small n), writes n.
-__global__ void broadcast_distance(const unsigned *in, unsigned *out, size_t n, ticket_work w, unsigned generation,
+extern "C" __global__ void broadcast_distance(const unsigned *in, unsigned *out, size_t n, ticket_work w, unsigned generation,
                                    int backoff) {
   __shared__ unsigned total_sh;
   const size_t tiles = (n + LT_TILE - 1) / LT_TILE;
