@@ -114,16 +114,21 @@ static inline void lt_cpu_max_scan(const unsigned *in, unsigned *out, size_t n) 
   for (size_t i = 0; i < n; i++) out[i] = m = in[i] > m ? in[i] : m;
 }
 
-// The input: element i is a hash of i below i/4 + 1024, so the running
-// maximum keeps growing and an earlier tile often holds a larger value than
-// the tile just before: a carry from the wrong tile shows.
+// The input: element i is a hash of i below a bound that grows with i and
+// that each tile scales by its own factor from 1 to 8. So the running maximum
+// keeps growing, and a tile's maximum is often smaller than that of some tile
+// two or more before it: a carry taken from the wrong tile shows.
+static inline unsigned lt_hash(unsigned x) {
+  x *= 2654435761u;
+  x ^= x >> 15;
+  x *= 2246822519u;
+  return x ^ (x >> 13);
+}
+
 static inline void lt_fill(unsigned *h, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    unsigned x = (unsigned)i * 2654435761u;
-    x ^= x >> 15;
-    x *= 2246822519u;
-    x ^= x >> 13;
-    h[i] = x % (unsigned)(i / 4 + 1024);
+    const unsigned factor = lt_hash((unsigned)(i / LT_TILE) ^ 0x9e3779b9u) % 8 + 1;
+    h[i] = lt_hash((unsigned)i) % (factor * (unsigned)(i / 8 + 128));
   }
 }
 
