@@ -103,15 +103,10 @@ int main(int argc, char **argv) {
   ex_print_gpu("lecture 05", "cdp2_tile_max");
   const size_t n_max = SIZES[N_SIZES - 1];
   work_tiles = lt_tiles(n_max);
-  unsigned *h_in = (unsigned *)malloc(n_max * sizeof *h_in), *want = (unsigned *)malloc(n_max * sizeof *want);
-  if (!h_in || !want) {
-    fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__);
-    return 1;
-  }
-  lt_fill(h_in, n_max);
-  unsigned *in = (unsigned *)ex_dev_zeros(n_max * sizeof *in);
+  lt_data d = lt_data_make(n_max);
+  const unsigned *in = d.in, *h_in = d.h_in;
+  unsigned *want = d.want;
   void *work = ex_dev_zeros((2 * lt_next4(work_tiles) + 8) * sizeof(unsigned));
-  EX_CHECK(cudaMemcpy(in, h_in, n_max * sizeof *in, cudaMemcpyHostToDevice));
   const cdp_work w = work_of(work);
 
   printf("# tiles of %d; median of %d runs, each timed from the host's first launch to the last level's end\n", LT_TILE,
@@ -137,9 +132,7 @@ int main(int argc, char **argv) {
       printf("%zu,%s,%d,%.2f,%d\n", n, VARIANTS[v].slug, levels_of(n), t, ok);
     }
   }
-  EX_CHECK(cudaFree(in));
   EX_CHECK(cudaFree(work));
-  free(h_in);
-  free(want);
+  lt_data_free(&d);
   return failed;
 }

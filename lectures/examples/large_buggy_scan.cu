@@ -30,15 +30,11 @@ int main(int argc, char **argv) {
   ex_no_arguments(argc, argv, "where a buggy multi-block max-scan goes wrong");
   ex_print_gpu("lecture 05", "large_buggy_scan");
   const size_t n_max = SIZES[N_SIZES - 1];
-  unsigned *h_in = (unsigned *)malloc(n_max * sizeof *h_in), *want = (unsigned *)malloc(n_max * sizeof *want);
-  if (!h_in || !want) {
-    fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__);
-    return 1;
-  }
-  lt_fill(h_in, n_max);
-  unsigned *in = (unsigned *)ex_dev_zeros(n_max * sizeof *in), *out = (unsigned *)ex_dev_zeros(n_max * sizeof *out);
+  lt_data d = lt_data_make(n_max);
+  const unsigned *in = d.in, *h_in = d.h_in;
+  unsigned *want = d.want;
+  unsigned *out = (unsigned *)ex_dev_zeros(n_max * sizeof *out);
   unsigned *tile_max = (unsigned *)ex_dev_zeros(lt_tiles(n_max) * sizeof *tile_max);
-  EX_CHECK(cudaMemcpy(in, h_in, n_max * sizeof *in, cudaMemcpyHostToDevice));
 
   printf("# %d launches per size; tile_max is zeroed before each; a run is wrong if any element is\n", RUNS);
   printf("n,tiles,runs,wrong_runs,most_mismatches,first_bad\n");
@@ -60,10 +56,8 @@ int main(int argc, char **argv) {
     }
     printf("%zu,%zu,%d,%d,%zu,%lld\n", n, tiles, RUNS, wrong, most, first);
   }
-  EX_CHECK(cudaFree(in));
   EX_CHECK(cudaFree(out));
   EX_CHECK(cudaFree(tile_max));
-  free(h_in);
-  free(want);
+  lt_data_free(&d);
   return 0;
 }

@@ -171,14 +171,11 @@ static void chained_lookback(const unsigned *in, unsigned *out, size_t n, void *
 
 // ---------------------------------------------------------------- the table, main
 
-static const struct {
-  const char *slug;
-  lt_run_fn run;
-} VARIANTS[] = {
-    {"copy", lt_copy},
-    {"hierarchical", hierarchical},
-    {"reduce_then_scan", reduce_then_scan},
-    {"chained_lookback", chained_lookback},
+static const lt_variant VARIANTS[] = {
+    {"copy", lt_copy, lt_check_nothing}, // first: the others are compared with it
+    {"hierarchical", hierarchical, lt_check_scan},
+    {"reduce_then_scan", reduce_then_scan, lt_check_scan},
+    {"chained_lookback", chained_lookback, lt_check_scan},
 };
 #define N_VARIANTS (sizeof VARIANTS / sizeof *VARIANTS)
 
@@ -189,43 +186,18 @@ int main(int argc, char **argv) {
   ex_no_arguments(argc, argv, "three large max-scans against a copy");
   ex_print_gpu("lecture 05", "large_max_scan");
   const size_t n_max = SIZES[N_SIZES - 1], tiles_max = lt_tiles(n_max);
-  unsigned *h_in = (unsigned *)malloc(n_max * sizeof *h_in), *want = (unsigned *)malloc(n_max * sizeof *want);
-  if (!h_in || !want) {
-    fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__);
-    return 1;
-  }
-  lt_fill(h_in, n_max);
-  unsigned *in = (unsigned *)ex_dev_zeros(n_max * sizeof *in), *out = (unsigned *)ex_dev_zeros(n_max * sizeof *out);
+  lt_data d = lt_data_make(n_max);
+  unsigned *out = (unsigned *)ex_dev_zeros(n_max * sizeof *out);
   void *work = ex_dev_zeros((3 * tiles_max + 64) * sizeof(unsigned)); // 2 tiles_max for the levels, 3 for the chain
-  EX_CHECK(cudaMemcpy(in, h_in, n_max * sizeof *in, cudaMemcpyHostToDevice));
 
   printf("# tiles of %d elements, %d threads; median of %d runs; GB/s counts 8 bytes per element\n", LT_TILE,
          LT_THREADS, LT_REPS);
-  printf("n,variant,median_us,gb_s,x_copy,mismatches,first_bad\n");
-  int failed = 0;
-  for (size_t s = 0; s < N_SIZES; s++) {
-    const size_t n = SIZES[s];
-    lt_cpu_max_scan(h_in, want, n);
-    float copy_us = 0;
-    for (size_t v = 0; v < N_VARIANTS; v++) {
-      EX_CHECK(cudaMemset(out, 0xA5, n * sizeof *out)); // poison: an element nobody writes shows
-      const float t = lt_time_us(VARIANTS[v].run, in, out, n, work);
-      if (v == 0) copy_us = t;
-      long long first_bad = -1;
-      // the copy's output is the input, not the scan: it is not checked
-      const size_t bad = v == 0 ? 0 : lt_mismatches(out, want, n, &first_bad);
-      failed |= bad != 0;
-      printf("%zu,%s,%.2f,%.1f,%.2f,%zu,%lld\n", n, VARIANTS[v].slug, t, 8.0 * n / (t * 1e3), t / copy_us, bad,
-             first_bad);
-    }
-  }
+  const int failed = lt_sweep(SIZES, N_SIZES, VARIANTS, N_VARIANTS, &d, out, work);
   unsigned stuck = 0;
   EX_CHECK(cudaMemcpy(&stuck, chain_of(work, tiles_max).stuck, sizeof stuck, cudaMemcpyDeviceToHost));
   if (stuck) fprintf(stderr, "%s:%d: a look-back read an EMPTY status %d times in a row\n", __FILE__, __LINE__, SPIN_LIMIT);
-  EX_CHECK(cudaFree(in));
   EX_CHECK(cudaFree(out));
   EX_CHECK(cudaFree(work));
-  free(h_in);
-  free(want);
+  lt_data_free(&d);
   return failed || stuck ? 1 : 0;
 }

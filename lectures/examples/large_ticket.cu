@@ -126,34 +126,31 @@ static void broadcast(const unsigned *in, unsigned *out, size_t n, void *work, i
 static void broadcast_backoff(const unsigned *in, unsigned *out, size_t n, void *work) { broadcast(in, out, n, work, 1); }
 static void broadcast_hot_spin(const unsigned *in, unsigned *out, size_t n, void *work) { broadcast(in, out, n, work, 0); }
 
-// What each variant leaves, against the CPU: mismatching elements (of out, or the one result).
-static size_t check_none(const unsigned *h_in, const unsigned *want, const unsigned *out, size_t n, void *work) {
-  (void)h_in, (void)want, (void)out, (void)n, (void)work;
-  return 0;
-}
-static size_t check_result(const unsigned *h_in, const unsigned *want, const unsigned *out, size_t n, void *work) {
-  (void)h_in, (void)out;
+// The one result in the workspace against the CPU's maximum.
+static size_t check_result(const lt_data *d, const unsigned *out, size_t n, void *work, long long *first_bad) {
+  (void)out;
   unsigned got;
   EX_CHECK(cudaMemcpy(&got, work_of(work).result, sizeof got, cudaMemcpyDeviceToHost));
-  return got != want[n - 1]; // the running maximum's last element is the maximum
+  *first_bad = got == d->want[n - 1] ? -1 : 0; // the running maximum's last element is the maximum
+  return got != d->want[n - 1];
 }
-static size_t check_distance(const unsigned *h_in, const unsigned *want, const unsigned *out, size_t n, void *work) {
+
+// out[i] against max - in[i].
+static size_t check_distance(const lt_data *d, const unsigned *out, size_t n, void *work, long long *first_bad) {
   (void)work;
   unsigned *dist = (unsigned *)malloc(n * sizeof *dist);
-  if (!dist) return n;
-  for (size_t i = 0; i < n; i++) dist[i] = want[n - 1] - h_in[i];
-  long long first_bad;
-  const size_t bad = lt_mismatches(out, dist, n, &first_bad);
+  if (!dist) {
+    fprintf(stderr, "%s:%d: out of host memory for %zu elements\n", __FILE__, __LINE__, n);
+    exit(1);
+  }
+  for (size_t i = 0; i < n; i++) dist[i] = d->want[n - 1] - d->h_in[i];
+  const size_t bad = lt_mismatches(out, dist, n, first_bad);
   free(dist);
   return bad;
 }
 
-static const struct {
-  const char *slug;
-  lt_run_fn run;
-  size_t (*check)(const unsigned *, const unsigned *, const unsigned *, size_t, void *);
-} VARIANTS[] = {
-    {"copy", lt_copy, check_none},
+static const lt_variant VARIANTS[] = {
+    {"copy", lt_copy, lt_check_nothing}, // first: the others are compared with it
     {"ticket_max", run_ticket_max, check_result},
     {"broadcast_backoff", broadcast_backoff, check_distance},
     {"broadcast_hot_spin", broadcast_hot_spin, check_distance},
@@ -175,40 +172,18 @@ int main(int argc, char **argv) {
   EX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, broadcast_distance, LT_THREADS, 0));
   resident_blocks = per_sm * prop.multiProcessorCount;
   const size_t n_max = SIZES[N_SIZES - 1], tiles_max = lt_tiles(n_max);
-  unsigned *h_in = (unsigned *)malloc(n_max * sizeof *h_in), *want = (unsigned *)malloc(n_max * sizeof *want);
-  if (!h_in || !want) {
-    fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__);
-    return 1;
-  }
-  lt_fill(h_in, n_max);
-  unsigned *in = (unsigned *)ex_dev_zeros(n_max * sizeof *in), *out = (unsigned *)ex_dev_zeros(n_max * sizeof *out);
+  lt_data d = lt_data_make(n_max);
+  unsigned *out = (unsigned *)ex_dev_zeros(n_max * sizeof *out);
   void *work = ex_dev_zeros((tiles_max + 8) * sizeof(unsigned));
-  EX_CHECK(cudaMemcpy(in, h_in, n_max * sizeof *in, cudaMemcpyHostToDevice));
 
   printf("# %d threads per block; broadcast grid: %d resident blocks (%d per SM); median of %d runs\n", LT_THREADS,
          resident_blocks, per_sm, LT_REPS);
-  printf("n,variant,median_us,x_copy,mismatches\n");
-  int failed = 0;
-  for (size_t s = 0; s < N_SIZES; s++) {
-    const size_t n = SIZES[s];
-    lt_cpu_max_scan(h_in, want, n);
-    float copy_us = 0;
-    for (size_t v = 0; v < N_VARIANTS; v++) {
-      EX_CHECK(cudaMemset(out, 0xA5, n * sizeof *out));
-      const float t = lt_time_us(VARIANTS[v].run, in, out, n, work);
-      if (v == 0) copy_us = t;
-      const size_t bad = VARIANTS[v].check(h_in, want, out, n, work);
-      failed |= bad != 0;
-      printf("%zu,%s,%.2f,%.2f,%zu\n", n, VARIANTS[v].slug, t, t / copy_us, bad);
-    }
-  }
+  const int failed = lt_sweep(SIZES, N_SIZES, VARIANTS, N_VARIANTS, &d, out, work);
   unsigned stuck = 0;
   EX_CHECK(cudaMemcpy(&stuck, work_of(work).stuck, sizeof stuck, cudaMemcpyDeviceToHost));
   if (stuck) fprintf(stderr, "%s:%d: a block polled the flag %d times and gave up\n", __FILE__, __LINE__, SPIN_LIMIT);
-  EX_CHECK(cudaFree(in));
   EX_CHECK(cudaFree(out));
   EX_CHECK(cudaFree(work));
-  free(h_in);
-  free(want);
+  lt_data_free(&d);
   return failed || stuck ? 1 : 0;
 }

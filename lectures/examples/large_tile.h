@@ -148,6 +148,30 @@ static inline size_t lt_mismatches(const unsigned *d, const unsigned *want, size
   return bad;
 }
 
+// What every example starts from: n_max inputs on the host (h_in) and on the
+// device (in), and a host array for the CPU reference's answers (want).
+typedef struct lt_data {
+  unsigned *h_in, *want, *in;
+} lt_data;
+
+static inline lt_data lt_data_make(size_t n_max) {
+  lt_data d = {(unsigned *)malloc(n_max * sizeof(unsigned)), (unsigned *)malloc(n_max * sizeof(unsigned)), NULL};
+  if (!d.h_in || !d.want) {
+    fprintf(stderr, "%s:%d: out of host memory for %zu elements\n", __FILE__, __LINE__, n_max);
+    exit(1);
+  }
+  lt_fill(d.h_in, n_max);
+  d.in = (unsigned *)ex_dev_zeros(n_max * sizeof(unsigned));
+  EX_CHECK(cudaMemcpy(d.in, d.h_in, n_max * sizeof(unsigned), cudaMemcpyHostToDevice));
+  return d;
+}
+
+static inline void lt_data_free(lt_data *d) {
+  EX_CHECK(cudaFree(d->in));
+  free(d->h_in);
+  free(d->want);
+}
+
 // One run of a variant on the default stream: it checks its own launches
 // (cudaGetLastError) and does not synchronize.
 typedef void (*lt_run_fn)(const unsigned *in, unsigned *out, size_t n, void *work);
@@ -179,10 +203,66 @@ static inline float lt_time_us(lt_run_fn run, const unsigned *in, unsigned *out,
   return ms[LT_REPS / 2] * 1000.0f;
 }
 
+// The same, after poisoning out (0xA5 bytes), so that an element no run
+// writes shows up in the check that follows.
+static inline float lt_time_poisoned_us(lt_run_fn run, const unsigned *in, unsigned *out, size_t n, void *work) {
+  EX_CHECK(cudaMemset(out, 0xA5, n * sizeof *out));
+  return lt_time_us(run, in, out, n, work);
+}
+
 // The ceiling every scan is measured against: a device-to-device copy of the same bytes.
 static inline void lt_copy(const unsigned *in, unsigned *out, size_t n, void *work) {
   (void)work;
   EX_CHECK(cudaMemcpyAsync(out, in, n * sizeof *in, cudaMemcpyDeviceToDevice));
+}
+
+// ---------------------------------------------------------------- the sweep every example runs
+
+// A variant's check: how many elements it got wrong (of out, or of a result
+// in its workspace) against the CPU, the first one in *first_bad (-1: none).
+typedef size_t (*lt_check_fn)(const lt_data *d, const unsigned *out, size_t n, void *work, long long *first_bad);
+
+typedef struct lt_variant {
+  const char *slug;
+  lt_run_fn run;
+  lt_check_fn check;
+} lt_variant;
+
+// The copy's output is its input, not a scan: nothing to compare.
+static inline size_t lt_check_nothing(const lt_data *d, const unsigned *out, size_t n, void *work, long long *first_bad) {
+  (void)d, (void)out, (void)n, (void)work;
+  *first_bad = -1;
+  return 0;
+}
+
+// out against the CPU's running maximum of the first n inputs.
+static inline size_t lt_check_scan(const lt_data *d, const unsigned *out, size_t n, void *work, long long *first_bad) {
+  (void)work;
+  return lt_mismatches(out, d->want, n, first_bad);
+}
+
+// Every variant at every size, after the CPU reference for that size: one CSV
+// row each, with GB/s of the 8 bytes per element a copy moves and the time
+// over the copy's (variants[0] is the copy). Returns 1 if any check failed.
+static inline int lt_sweep(const size_t *sizes, size_t n_sizes, const lt_variant *variants, size_t n_variants,
+                           lt_data *d, unsigned *out, void *work) {
+  printf("n,variant,median_us,gb_s,x_copy,mismatches,first_bad\n");
+  int failed = 0;
+  for (size_t s = 0; s < n_sizes; s++) {
+    const size_t n = sizes[s];
+    lt_cpu_max_scan(d->h_in, d->want, n);
+    float copy_us = 0;
+    for (size_t v = 0; v < n_variants; v++) {
+      const float t = lt_time_poisoned_us(variants[v].run, d->in, out, n, work);
+      if (v == 0) copy_us = t;
+      long long first_bad;
+      const size_t bad = variants[v].check(d, out, n, work, &first_bad);
+      failed |= bad != 0;
+      printf("%zu,%s,%.2f,%.1f,%.2f,%zu,%lld\n", n, variants[v].slug, t, 8.0 * n / (t * 1e3), t / copy_us, bad,
+             first_bad);
+    }
+  }
+  return failed;
 }
 
 #endif
