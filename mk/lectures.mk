@@ -10,6 +10,19 @@ LECTURE_HEADERS := $(wildcard lectures/examples/*.h)
 STANDALONE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,\
   $(shell grep -LE '^#include "(harness|banks|stats|prng|scan_cpu)\.h"' lectures/examples/*.cu 2>/dev/null))
 
+# CDP2 examples (lectures/examples/cdp2_*.cu) launch kernels from the device:
+# relocatable device code and the device runtime library.
+CDP2_EXAMPLES := $(filter $(B)/lectures/cdp2_%,$(STANDALONE_EXAMPLES))
+STANDALONE_EXAMPLES := $(filter-out $(CDP2_EXAMPLES),$(STANDALONE_EXAMPLES))
+
+$(CDP2_EXAMPLES): $(B)/lectures/%: lectures/examples/%.cu $(LECTURE_HEADERS) $(B)/.gencode
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -rdc=true $< -lcudadevrt -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+
+$(addsuffix .ptx,$(CDP2_EXAMPLES)): $(B)/lectures/%.ptx: lectures/examples/%.cu $(LECTURE_HEADERS)
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -rdc=true -arch=$(PTX_ARCH) -std=c++17 $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+
 $(STANDALONE_EXAMPLES): $(B)/lectures/%: lectures/examples/%.cu $(LECTURE_HEADERS) $(B)/.gencode
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
