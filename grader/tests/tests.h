@@ -18,6 +18,7 @@ Suite *render_suite(void);
 Suite *compact_suite(void);
 Suite *teaching_suite(void);
 Suite *lectures_suite(void);
+Suite *lecture06_suite(void);
 Suite *instructor_suite(void);
 Suite *handout_suite(void);
 Suite *r05_suite(void);
