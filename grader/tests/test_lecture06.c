@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ptx.h"
 #include "tests.h"
@@ -103,48 +102,10 @@ END_TEST
 
 /* ---------------------------------------------------------------- the programs, without a GPU */
 
-/* Runs build/lectures/EX with an environment prefix and arguments; returns its
- * exit status, with its stdout and stderr (malloc'd) in *out and *err. */
-static int run_example(const char *env, const char *ex, const char *args, char **out, char **err) {
-  char *dir = make_temp_dir("lect06"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "%s build/lectures/%s %s > '%s/out' 2> '%s/err'", env, ex, args, dir, dir);
-  int rc = run_shell(cmd);
-  snprintf(path, sizeof path, "%s/out", dir);
-  *out = read_text(path);
-  snprintf(path, sizeof path, "%s/err", dir);
-  *err = read_text(path);
-  ck_assert(*out && *err);
-  remove_dir(dir);
-  free(dir);
-  return rc;
-}
-
-static int one_line(const char *text) { return *text && strchr(text, '\n') == text + strlen(text) - 1; }
-
-START_TEST(test_lecture06_rejects_arguments) {
-  char *out, *err;
-  int rc = run_example("", EXAMPLES[_i], "--frobnicate", &out, &err);
-  ck_assert_msg(rc == 2, "%s --frobnicate exited %d, want 2 (usage)", EXAMPLES[_i], rc);
-  ck_assert_msg(one_line(err) && strstr(err, "takes no arguments"), "%s: want one usage line, got:\n%s", EXAMPLES[_i], err);
-  ck_assert_msg(!*out, "%s printed on stdout after a usage error:\n%s", EXAMPLES[_i], out);
-  free(out);
-  free(err);
-}
+START_TEST(test_lecture06_rejects_arguments) { lecture_example_check_usage(EXAMPLES[_i]); }
 END_TEST
 
-/* Without a device: exit 3 and one line "file:line: call: CUDA's message". */
-START_TEST(test_lecture06_without_gpu) {
-  char *out, *err;
-  int rc = run_example("CUDA_VISIBLE_DEVICES=-1", EXAMPLES[_i], "", &out, &err);
-  ck_assert_msg(rc == 3, "%s without a device exited %d, want 3; stderr:\n%s", EXAMPLES[_i], rc, err);
-  const char *colon = strchr(err, ':');
-  ck_assert_msg(one_line(err) && colon && (!strncmp(colon - 2, ".h", 2) || !strncmp(colon - 3, ".cu", 3)) &&
-                    colon[1] >= '0' && colon[1] <= '9' && strstr(colon + 1, ": "),
-                "%s: want one 'file:line: call: reason' line, got:\n%s", EXAMPLES[_i], err);
-  ck_assert_msg(!strchr(out, ','), "%s printed a table without a GPU:\n%s", EXAMPLES[_i], out);
-  free(out);
-  free(err);
-}
+START_TEST(test_lecture06_without_gpu) { lecture_example_check_no_gpu(EXAMPLES[_i]); }
 END_TEST
 
 /* ---------------------------------------------------------------- app_binning --cpu
@@ -157,7 +118,7 @@ enum { MAX_INTERVALS = 64 };
 
 START_TEST(test_lecture06_binning_cpu_lists) {
   char *out, *err;
-  int rc = run_example("CUDA_VISIBLE_DEVICES=-1", "app_binning", "--cpu", &out, &err);
+  int rc = lecture_example_run("CUDA_VISIBLE_DEVICES=-1", "app_binning", "--cpu", &out, &err);
   ck_assert_msg(rc == 0 && !*err, "app_binning --cpu exited %d (it needs no GPU); stderr:\n%s", rc, err);
   unsigned lo[MAX_INTERVALS], hi[MAX_INTERVALS], n = 0, buckets = 0, next_start = 0, entries = 0;
   int section = 0; /* 1: intervals, 2: buckets */

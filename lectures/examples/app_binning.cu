@@ -86,8 +86,7 @@ extern "C" __global__ void bin_count(const interval *v, unsigned n, unsigned wid
   __shared__ unsigned spare[APP_WARP + 1];
   unsigned mine = 0;
   for (unsigned i = threadIdx.x; i < n; i += blockDim.x) mine += bin_touches(v[i], blockIdx.x, width);
-  unsigned total;
-  app_block_exclusive_sum(mine, spare, &total); // only the total is used here
+  const unsigned total = app_block_sum(mine, spare);
   if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
@@ -138,11 +137,8 @@ static bin_device bin_device_make(bin_problem p, unsigned max_entries) {
 }
 
 static void bin_device_free(bin_device *d) {
-  EX_CHECK(cudaFree(d->v));
-  EX_CHECK(cudaFree(d->counts));
-  EX_CHECK(cudaFree(d->starts));
-  EX_CHECK(cudaFree(d->cursors));
-  EX_CHECK(cudaFree(d->lists));
+  void *const buffers[] = {d->v, d->counts, d->starts, d->cursors, d->lists};
+  app_dev_free_all(buffers, sizeof buffers / sizeof *buffers);
 }
 
 // Count and scan: the same first two steps for both versions.
@@ -179,11 +175,6 @@ static const struct {
 
 // ---------------------------------------------------------------- checks
 
-static int compare_unsigned(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-  return (x > y) - (x < y);
-}
-
 // Compares the GPU's lists (got) with the CPU's (want, starts and counts as
 // the CPU's): whether every bucket holds the right intervals, and how many
 // buckets hold them in index order.
@@ -194,10 +185,9 @@ static int bin_verify(bin_problem p, const unsigned *starts, const unsigned *got
   for (unsigned b = 0; b < p.buckets; b++) {
     const unsigned s = starts[b], c = starts[b + 1] - s;
     *in_order += !memcmp(got + s, want + s, c * sizeof *got);
-    unsigned *sorted = (unsigned *)malloc(c * sizeof *sorted + 1);
-    if (!sorted) fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__), exit(1);
+    unsigned *sorted = (unsigned *)APP_HOST_ALLOC(c * sizeof *sorted);
     memcpy(sorted, got + s, c * sizeof *sorted);
-    qsort(sorted, c, sizeof *sorted, compare_unsigned); // the CPU's list is sorted already
+    qsort(sorted, c, sizeof *sorted, app_compare_unsigned); // the CPU's list is sorted already
     ok &= !memcmp(sorted, want + s, c * sizeof *sorted);
     free(sorted);
   }
@@ -208,10 +198,9 @@ static int bin_verify(bin_problem p, const unsigned *starts, const unsigned *got
 
 // The CPU reference's lists for a problem: counts, starts and lists (malloc'd).
 static void bin_cpu_alloc(bin_problem p, unsigned **counts, unsigned **starts, unsigned **lists) {
-  *counts = (unsigned *)malloc(p.buckets * sizeof **counts);
-  *starts = (unsigned *)malloc((p.buckets + 1) * sizeof **starts);
-  *lists = (unsigned *)malloc((size_t)p.n * p.buckets * sizeof **lists);
-  if (!*counts || !*starts || !*lists) fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__), exit(1);
+  *counts = (unsigned *)APP_HOST_ALLOC(p.buckets * sizeof **counts);
+  *starts = (unsigned *)APP_HOST_ALLOC((p.buckets + 1) * sizeof **starts);
+  *lists = (unsigned *)APP_HOST_ALLOC((size_t)p.n * p.buckets * sizeof **lists);
   bin_cpu(p, *counts, *starts, *lists);
 }
 
@@ -251,8 +240,7 @@ int main(int argc, char **argv) {
     unsigned *counts, *starts, *want;
     bin_cpu_alloc(p, &counts, &starts, &want);
     const unsigned entries = starts[p.buckets];
-    unsigned *got = (unsigned *)malloc((entries + 1) * sizeof *got);
-    if (!got) fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__), exit(1);
+    unsigned *got = (unsigned *)APP_HOST_ALLOC((entries + 1) * sizeof *got);
     bin_device d = bin_device_make(p, entries);
     if (q == 0) { // the tiny problem: the lists of the scan version, as the CPU prints them
       bin_run_scan(p, &d);

@@ -53,8 +53,7 @@ extern "C" __global__ void compact_count(const unsigned *in, size_t n, unsigned 
     const size_t i = start + r * THREADS + threadIdx.x;
     mine += i < n && compact_keep(in[i], below);
   }
-  unsigned tile_total;
-  app_block_exclusive_sum(mine, spare, &tile_total); // only the total is used here
+  const unsigned tile_total = app_block_sum(mine, spare);
   if (threadIdx.x == 0) tile_counts[blockIdx.x] = tile_total;
 }
 
@@ -132,11 +131,6 @@ static const struct {
 };
 #define N_VERSIONS (sizeof VERSIONS / sizeof *VERSIONS)
 
-static int compare_unsigned(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-  return (x > y) - (x < y);
-}
-
 // Checks a compaction's output against the CPU's (want, kept keys): the count,
 // the same keys (sorted copies compared), and how many are in their place.
 // Returns whether it is right; *in_place gets the share (percent) in place.
@@ -147,12 +141,11 @@ static int compact_verify(const unsigned *got, size_t got_count, const unsigned 
   for (size_t i = 0; i < kept; i++) same += got[i] == want[i];
   *in_place = kept ? 100.0 * (double)same / (double)kept : 100.0;
   if (stable) return same == kept;
-  unsigned *a = (unsigned *)malloc(kept * sizeof *a + 1), *b = (unsigned *)malloc(kept * sizeof *b + 1);
-  if (!a || !b) fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__), exit(1);
+  unsigned *a = (unsigned *)APP_HOST_ALLOC(kept * sizeof *a), *b = (unsigned *)APP_HOST_ALLOC(kept * sizeof *b);
   memcpy(a, got, kept * sizeof *a);
   memcpy(b, want, kept * sizeof *b);
-  qsort(a, kept, sizeof *a, compare_unsigned);
-  qsort(b, kept, sizeof *b, compare_unsigned);
+  qsort(a, kept, sizeof *a, app_compare_unsigned);
+  qsort(b, kept, sizeof *b, app_compare_unsigned);
   const int ok = memcmp(a, b, kept * sizeof *a) == 0;
   free(a);
   free(b);
@@ -165,9 +158,8 @@ int main(int argc, char **argv) {
   ex_no_arguments(argc, argv, "stream compaction, scan vs atomics vs a copy,");
   ex_print_gpu("lecture 06", "app_compact");
   const unsigned tiles = compact_tiles(N);
-  unsigned *h_in = (unsigned *)malloc(N * sizeof *h_in), *h_want = (unsigned *)malloc(N * sizeof *h_want),
-           *h_got = (unsigned *)malloc(N * sizeof *h_got);
-  if (!h_in || !h_want || !h_got) fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__), exit(1);
+  unsigned *h_in = (unsigned *)APP_HOST_ALLOC(N * sizeof *h_in), *h_want = (unsigned *)APP_HOST_ALLOC(N * sizeof *h_want),
+           *h_got = (unsigned *)APP_HOST_ALLOC(N * sizeof *h_got);
   unsigned long long seed = 6;
   for (size_t i = 0; i < N; i++) h_in[i] = (unsigned)(app_next(&seed) >> 32);
 
@@ -204,11 +196,8 @@ int main(int argc, char **argv) {
              in_place, ms, bytes, bytes / (ms * 1e6));
     }
   }
-  EX_CHECK(cudaFree(d_in));
-  EX_CHECK(cudaFree(job.out));
-  EX_CHECK(cudaFree(job.tile_counts));
-  EX_CHECK(cudaFree(job.tile_offsets));
-  EX_CHECK(cudaFree(job.count));
+  void *const buffers[] = {d_in, job.out, job.tile_counts, job.tile_offsets, job.count};
+  app_dev_free_all(buffers, sizeof buffers / sizeof *buffers);
   free(h_in);
   free(h_want);
   free(h_got);

@@ -169,11 +169,6 @@ static const struct {
 };
 #define N_VERSIONS (sizeof VERSIONS / sizeof *VERSIONS)
 
-static int compare_unsigned(const void *a, const void *b) {
-  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-  return (x > y) - (x < y);
-}
-
 // ---------------------------------------------------------------- main
 
 int main(int argc, char **argv) {
@@ -182,9 +177,8 @@ int main(int argc, char **argv) {
   printf("# CUB %d.%d.%d, the one this CUDA toolkit ships (CUB_VERSION %d)\n", CUB_MAJOR_VERSION, CUB_MINOR_VERSION,
          CUB_SUBMINOR_VERSION, CUB_VERSION);
   const size_t max_n = SIZES[sizeof SIZES / sizeof *SIZES - 1];
-  unsigned *h_in = (unsigned *)malloc(max_n * sizeof *h_in), *h_want = (unsigned *)malloc(max_n * sizeof *h_want),
-           *h_got = (unsigned *)malloc(max_n * sizeof *h_got);
-  if (!h_in || !h_want || !h_got) fprintf(stderr, "%s:%d: out of host memory\n", __FILE__, __LINE__), exit(1);
+  unsigned *h_in = (unsigned *)APP_HOST_ALLOC(max_n * sizeof *h_in), *h_want = (unsigned *)APP_HOST_ALLOC(max_n * sizeof *h_want),
+           *h_got = (unsigned *)APP_HOST_ALLOC(max_n * sizeof *h_got);
   unsigned long long seed = 32;
   for (size_t i = 0; i < max_n; i++) h_in[i] = (unsigned)(app_next(&seed) >> 32);
 
@@ -206,7 +200,7 @@ int main(int argc, char **argv) {
   for (size_t s = 0; s < sizeof SIZES / sizeof *SIZES; s++) {
     job.n = SIZES[s];
     memcpy(h_want, h_in, job.n * sizeof *h_in);
-    qsort(h_want, job.n, sizeof *h_want, compare_unsigned); // the CPU reference
+    qsort(h_want, job.n, sizeof *h_want, app_compare_unsigned); // the CPU reference
     float cub_ms = 0;
     for (size_t v = 0; v < N_VERSIONS; v++) {
       EX_CHECK(cudaMemset(job.out, 0xff, job.n * sizeof *job.out)); // poison: an unwritten key shows
@@ -221,12 +215,8 @@ int main(int argc, char **argv) {
              (double)job.n / (ms * 1e3), ms / cub_ms);
     }
   }
-  EX_CHECK(cudaFree(d_in));
-  EX_CHECK(cudaFree(job.out));
-  EX_CHECK(cudaFree(job.spare));
-  EX_CHECK(cudaFree(job.counts));
-  EX_CHECK(cudaFree(job.starts));
-  EX_CHECK(cudaFree(job.cub_temp));
+  void *const buffers[] = {d_in, job.out, job.spare, job.counts, job.starts, job.cub_temp};
+  app_dev_free_all(buffers, sizeof buffers / sizeof *buffers);
   free(h_in);
   free(h_want);
   free(h_got);

@@ -46,6 +46,13 @@ static __device__ __forceinline__ unsigned app_block_exclusive_sum(unsigned x, u
   return before;
 }
 
+// The sum of x over the block (the total of the exclusive sum), in every thread.
+static __device__ __forceinline__ unsigned app_block_sum(unsigned x, unsigned *spare) {
+  unsigned total;
+  app_block_exclusive_sum(x, spare, &total);
+  return total;
+}
+
 // One block of APP_SCAN_THREADS scans counts[0..m) into offsets[0..m] in
 // place of a multi-block scan (lecture 05): offsets[i] = counts[0] + ... +
 // counts[i-1], and offsets[m] = the total. It walks the array in chunks of
@@ -77,6 +84,28 @@ static inline unsigned long long app_next(unsigned long long *state) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
+}
+
+// malloc, checked: out of host memory is a one-line error and exit 1.
+#define APP_HOST_ALLOC(bytes) app_host_alloc((bytes), __FILE__, __LINE__)
+static inline void *app_host_alloc(size_t bytes, const char *file, int line) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) {
+    fprintf(stderr, "%s:%d: out of host memory (%zu bytes)\n", file, line, bytes);
+    exit(1);
+  }
+  return p;
+}
+
+// cudaFree, checked, of each of n device buffers.
+static inline void app_dev_free_all(void *const *buffers, size_t n) {
+  for (size_t i = 0; i < n; i++) EX_CHECK(cudaFree(buffers[i]));
+}
+
+// qsort's comparison for unsigned keys (the CPU references sort with it).
+static int app_compare_unsigned(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
 }
 
 static int app_compare_floats(const void *a, const void *b) {
