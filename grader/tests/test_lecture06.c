@@ -185,6 +185,9 @@ START_TEST(test_lecture06_note) {
     ck_assert_msg(strstr(text, marker) || strstr(text, quote), "%s: no measure marker or quote of %s's data", NOTE,
                   MEASURED[m]);
   }
+  /* the tiny problem's lists are quoted from the program (test_teaching.c runs it and compares) */
+  ck_assert_msg(strstr(text, "<!-- quoted from: build/lectures/app_binning --cpu -->"),
+                "%s does not quote app_binning --cpu", NOTE);
   const char *ex = strstr(text, "\n## ");
   const char *last = NULL;
   for (; ex; ex = strstr(ex + 1, "\n## ")) last = ex;
