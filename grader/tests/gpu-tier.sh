@@ -11,7 +11,8 @@
 #      whole case table);
 #   4. compute-sanitizer memcheck is clean on every variant of the solution.
 # Then lecture 03's experiment must agree with the bank-conflict count, lecture
-# 01's litmus test must see no stale read where fences forbid one, and the
+# 01's litmus test must see no stale read where fences forbid one, lecture
+# 06's examples must verify every version (the scan versions in order), and the
 # GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
 # out-of-bounds shared write) must give the verdicts in their expect.tsv.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
@@ -184,6 +185,25 @@ if [ -x build/lectures/mp_litmus ]; then
     else bad "lecture 01: mp_litmus: stale reads where fences forbid them: ${bad_rows:-rows missing}"; fi
   else bad "lecture 01: mp_litmus failed: $(tail -1 "$TMP/mp-litmus.err")"; fi
 fi
+
+# Lecture 06's examples: every version verified against its CPU reference
+# (ok = 1 in every row), and the scan versions keep the input order exactly
+# (the atomic versions' order is printed, not judged: nothing promises it).
+# Each spec: example | its result rows (awk) | a wrong row (awk) | how many rows.
+for spec in \
+  'app_compact|$1 ~ /^(scan_scatter|atomic_append|copy)$/|$5 != 1 || ($1 == "scan_scatter" && $6 != 100.0)|9' \
+  'app_radix_sort|$1 ~ /^(cub_sort_keys|radix_sort_4bit)$/|$4 != 1|6' \
+  'app_binning|$1 ~ /^(scan_lists|atomic_lists)$/|$5 != 1 || ($1 == "scan_lists" && $6 != $3)|4'; do
+  IFS='|' read -r ex rows wrong want <<< "$spec"
+  [ -x "build/lectures/$ex" ] || { bad "lecture 06: build/lectures/$ex missing (make lectures)"; continue; }
+  if "build/lectures/$ex" > "$TMP/$ex.csv" 2> "$TMP/$ex.err"; then
+    sed 's/^/    /' "$TMP/$ex.csv"
+    n=$(awk -F, "$rows" "$TMP/$ex.csv" | wc -l)
+    off=$(awk -F, "($rows) && ($wrong) {print \$1 \" n=\" \$2}" "$TMP/$ex.csv" | paste -sd, -)
+    if [ "$n" -eq "$want" ] && [ -z "$off" ]; then ok "lecture 06: $ex: all $n rows verified, the scan versions in order"
+    else bad "lecture 06: $ex: ${off:-$n rows, want $want}"; fi
+  else bad "lecture 06: $ex failed: $(tail -1 "$TMP/$ex.err")"; fi
+done
 
 # GPU faults: each is the 01 solution with one fault; the grader must give the
 # expected verdict and reason, and still finish and write results.json.

@@ -168,52 +168,12 @@ END_TEST
 
 /* ---------------------------------------------------------------- the programs, without a GPU */
 
-/* Runs build/lectures/EX with an environment prefix and arguments; returns its
- * exit status, with its stdout and stderr (malloc'd) in *out and *err. */
-static int run_example(const char *env, const char *ex, const char *args, char **out, char **err) {
-  char *dir = make_temp_dir("lect-ex"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "%s build/lectures/%s %s > '%s/out' 2> '%s/err'", env, ex, args, dir, dir);
-  int rc = run_shell(cmd);
-  snprintf(path, sizeof path, "%s/out", dir);
-  *out = read_text(path);
-  snprintf(path, sizeof path, "%s/err", dir);
-  *err = read_text(path);
-  ck_assert(*out && *err);
-  remove_dir(dir);
-  free(dir);
-  return rc;
-}
-
-/* Whether text is exactly one line. */
-static int one_line(const char *text) { return *text && strchr(text, '\n') == text + strlen(text) - 1; }
-
-START_TEST(test_lecture_example_rejects_arguments) {
-  char *out, *err;
-  int rc = run_example("", EXAMPLES[_i], "--frobnicate", &out, &err);
-  ck_assert_msg(rc == 2, "%s --frobnicate exited %d, want 2 (usage)", EXAMPLES[_i], rc);
-  ck_assert_msg(one_line(err) && strstr(err, "takes no arguments"),
-                "%s: want one line saying it takes no arguments, got:\n%s", EXAMPLES[_i], err);
-  ck_assert_msg(!*out, "%s printed on stdout after a usage error:\n%s", EXAMPLES[_i], out);
-  free(out);
-  free(err);
-}
+START_TEST(test_lecture_example_rejects_arguments) { lecture_example_check_usage(EXAMPLES[_i]); }
 END_TEST
 
 /* With no device visible, the first CUDA call fails: exit 3 and one line
  * "file:line: call: CUDA's message", and no table on stdout. */
-START_TEST(test_lecture_example_without_gpu) {
-  char *out, *err;
-  int rc = run_example("CUDA_VISIBLE_DEVICES=-1", EXAMPLES[_i], "", &out, &err);
-  ck_assert_msg(rc == 3, "%s without a device exited %d, want 3; stderr:\n%s", EXAMPLES[_i], rc, err);
-  regex_t re;
-  ck_assert_int_eq(regcomp(&re, "^[^ :]+\\.(h|cu):[0-9]+: [^ ].*: .+$", REG_EXTENDED | REG_NOSUB | REG_NEWLINE), 0);
-  ck_assert_msg(one_line(err) && regexec(&re, err, 0, NULL, 0) == 0,
-                "%s: want one 'file:line: call: reason' line, got:\n%s", EXAMPLES[_i], err);
-  regfree(&re);
-  ck_assert_msg(!strchr(out, ','), "%s printed a table without a GPU:\n%s", EXAMPLES[_i], out);
-  free(out);
-  free(err);
-}
+START_TEST(test_lecture_example_without_gpu) { lecture_example_check_no_gpu(EXAMPLES[_i]); }
 END_TEST
 
 /* ---------------------------------------------------------------- make lectures-run

@@ -18,6 +18,7 @@ int main(void) {
   srunner_add_suite(sr, teaching_suite());
   srunner_add_suite(sr, lectures_suite());
   srunner_add_suite(sr, lecture05_suite());
+  srunner_add_suite(sr, lecture06_suite());
   srunner_add_suite(sr, instructor_suite());
   srunner_add_suite(sr, handout_suite());
   srunner_add_suite(sr, r05_suite());
