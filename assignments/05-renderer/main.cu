@@ -80,7 +80,12 @@ typedef struct hx_state {
   void *work;
   float *expect;      // host: the CPU reference image, 4 floats per pixel
   uint8_t *mask;      // host: 1 = edge pixel, not compared
+  float *cpu_image;   // bench build only: the cpu_reference row's frame
 } hx_state;
+
+#ifdef HX_BENCH
+#include "baselines.cu" // the CPU reference's bench row: compiled into the bench build only
+#endif
 
 // The CPU reference of the scene as it is now, into s->expect and s->mask.
 static int hx_draw_expected(hx_state *s) {
@@ -141,6 +146,9 @@ static void *hx_setup(const hx_spec *spec, hx_io *io) {
       return NULL;
     }
   }
+#ifdef HX_BENCH
+  s->cpu_image = (float *)hx_malloc(pixels * 4 * sizeof(float)); // untimed
+#endif
   hx_output *o = hx_add_output(io, "image", HX_RGBA32F, s->image, s->expect, pixels);
   o->tol = HX_TOL;
   o->mask = s->mask;
@@ -203,6 +211,12 @@ static const hx_assignment HX_05 = {
     .run = hx_run,
     .next_frame = hx_next_frame,
     .teardown = hx_teardown,
+#ifdef HX_BENCH
+    .baselines = hx05_baselines,
+    .n_baselines = 1,
+    .run_baseline = hx05_run_baseline,
+    .baseline_max_n = hx05_baseline_max_n,
+#endif
 };
 
 HX_MAIN(HX_05)

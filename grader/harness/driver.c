@@ -460,6 +460,7 @@ static int bench(const hx_assignment *a, const cli_opts *o, const char *desc) {
       case_run c = {a, o, {case_name, n, seed, param, 0, 1, NULL, 0}, RUN_COPY, 0, reps, warmup, COPY_SLUG};
       int base = 0; /* the baseline this row is compared with */
       if (row > 0 && row <= a->n_baselines) {
+        if (a->baseline_max_n && n > a->baseline_max_n[row - 1]) continue; /* too slow at this size */
         c.what = RUN_BASELINE;
         c.index = base = row - 1;
         c.spec.variant = baseline_variant(a, c.index);

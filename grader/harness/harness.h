@@ -152,6 +152,10 @@ typedef struct hx_assignment {
    * whose rows it is the x_base of (04: CUB's scan for the scans, CUB's select
    * for find_repeats). NULL: variant 0 for every baseline. */
   const int *baseline_variants;
+  /* Per baseline: the largest n (the case's size unit) it is timed at; larger
+   * cases leave its row out (05's CPU reference on the small scenes only).
+   * NULL: every case. */
+  const uint64_t *baseline_max_n;
 } hx_assignment;
 
 int hx_main(int argc, char **argv, const hx_assignment *a);

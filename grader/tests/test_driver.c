@@ -154,8 +154,9 @@ typedef struct outcome {
   char *out, *err; /* stdout (results and --list), stderr */
 } outcome;
 
-/* Runs hx_main_with in a child (the driver exits on errors), stdout and stderr to files. */
-static outcome run_fake(const char *args) {
+/* Runs hx_main_with on assignment a in a child (the driver exits on errors),
+ * stdout and stderr to files. */
+static outcome run_assignment(const hx_assignment *a, const char *args) {
   char *dir = make_temp_dir("driver");
   char out_path[512], err_path[512];
   snprintf(out_path, sizeof out_path, "%s/out", dir);
@@ -171,7 +172,7 @@ static outcome run_fake(const char *args) {
     snprintf(buf, sizeof buf, "harness %s", args);
     for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " ")) argv[argc++] = t;
     argv[argc] = NULL;
-    int rc = hx_main_with(argc, argv, &FAKE, &HX_CPU_BACKEND);
+    int rc = hx_main_with(argc, argv, a, &HX_CPU_BACKEND);
     fflush(NULL);
     _exit(rc);
   }
@@ -183,6 +184,8 @@ static outcome run_fake(const char *args) {
   free(dir);
   return o;
 }
+
+static outcome run_fake(const char *args) { return run_assignment(&FAKE, args); }
 
 static result_line one_result(const outcome *o) {
   result_line r;
@@ -413,6 +416,18 @@ START_TEST(test_bench_rows) {
 }
 END_TEST
 
+/* A baseline with a largest n is left out of the rows of larger cases. */
+START_TEST(test_bench_baseline_max_n) {
+  static const uint64_t MAX_N[] = {5};
+  hx_assignment a = FAKE;
+  a.baseline_max_n = MAX_N;
+  outcome o = run_assignment(&a, "--bench --reps 2 --warmup 0 --variant right");
+  ck_assert_msg(strstr(o.out, "\ncopy_d2d ") && !strstr(o.out, "\nlibrary "), "%s", o.out);
+  o = run_assignment(&FAKE, "--bench --reps 2 --warmup 0");
+  ck_assert_msg(strstr(o.out, "\nlibrary "), "%s", o.out);
+}
+END_TEST
+
 START_TEST(test_unknown_variant_exit_2) {
   outcome o = run_fake("--variant nope --case ints");
   ck_assert_int_eq(o.exit_code, 2);
@@ -454,6 +469,7 @@ Suite *driver_suite(void) {
   tcase_add_test(t, test_copy_variant_unchecked);
   tcase_add_test(t, test_unknown_variant_exit_2);
   tcase_add_test(t, test_bench_rows);
+  tcase_add_test(t, test_bench_baseline_max_n);
   suite_add_tcase(s, t);
   return s;
 }
