@@ -336,7 +336,11 @@ static void run_case(const case_run *c, result_line *res) {
     if (!spec.check) continue;
     verify(&io, &e, &v);
     res->verified++;
-    if (v.mismatches && !res->bad_reps++) first_wrong = v;
+    if (v.mismatches && !res->bad_reps++) {
+      first_wrong = v;
+      /* The images of the first wrong frame, while its output and reference are at hand. */
+      if (c->o->save_failed) hx_save_failed(c->o->save_failed, spec.case_name, &io);
+    }
   }
   timing t;
   finish_timing(ms, c->reps, &t);
@@ -353,7 +357,6 @@ static void run_case(const case_run *c, result_line *res) {
   res->nonfinite = shown->nonfinite;
   res->ok = res->bad_reps == 0;
   if (c->o->out) hx_write_out(c->o->out, &io);
-  if (c->o->save_failed && res->bad_reps) hx_save_failed(c->o->save_failed, spec.case_name, &io);
   if (a->teardown && state) a->teardown(state);
   hx_arena_release();
   hint[0] = 0;

@@ -57,8 +57,9 @@ void hx_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3),
 
 /* outputs.c: --out FILE (the last rep's first output; an image as PPM or PNG by
  * the extension, anything else as raw little-endian elements), and
- * --save-failed DIR (a wrong image case leaves CASE.student, CASE.expected and
- * CASE.diff, each .png and .ppm, for the grader's results folder). */
+ * --save-failed DIR (the first wrong frame of an image case leaves
+ * CASE.student, CASE.expected and CASE.diff, each .png and .ppm, for the
+ * grader's results folder). */
 void hx_write_out(const char *path, const hx_io *io);
 void hx_save_failed(const char *dir, const char *case_name, const hx_io *io);
 

@@ -16,7 +16,8 @@
 
 /* ---------------------------------------------------------------- the fake assignment */
 
-enum { V_RIGHT, V_WRONG_ONCE, V_RIGHT_LAST, V_REUSE, V_NEEDS_WORK, V_MASKED_DIFF, V_UNMASKED_DIFF, V_NAN, V_SKIP_TAIL };
+enum { V_RIGHT, V_WRONG_ONCE, V_RIGHT_LAST, V_REUSE, V_NEEDS_WORK, V_MASKED_DIFF, V_UNMASKED_DIFF, V_NAN, V_SKIP_TAIL,
+       V_FIRST_FRAME_WRONG };
 static const hx_variant VARIANTS[] = {
     {"right", "every rep right"},
     {"wrong_once", "wrong on the second timed rep only"},
@@ -27,6 +28,7 @@ static const hx_variant VARIANTS[] = {
     {"unmasked_diff", "differs on an unmasked element by 1.0"},
     {"nan", "writes a NaN"},
     {"skip_tail", "leaves the last element unwritten"},
+    {"first_frame_wrong", "one wrong pixel in the first timed frame only"},
 };
 
 /* param: 0 uint32 array, 1 a 4x3 rgba32f image, 2 float32 array. */
@@ -103,7 +105,7 @@ static void fake_run(void *state, int variant) {
     size_t ch = f->param == 1 ? 4 : 1;
     for (size_t i = 0; i < f->n * ch; i++) f->fout[i] = 0.5f;
     if (variant == V_MASKED_DIFF) f->fout[5 * ch] = 1.5f;
-    if (variant == V_UNMASKED_DIFF) f->fout[6 * ch + 1] = 1.5f;
+    if (variant == V_UNMASKED_DIFF || (variant == V_FIRST_FRAME_WRONG && calls == 1)) f->fout[6 * ch + 1] = 1.5f;
     if (variant == V_NAN) f->fout[3 * ch] = NAN;
     return;
   }
@@ -372,6 +374,23 @@ START_TEST(test_image_out_and_saved_failure) {
 }
 END_TEST
 
+/* A frame wrong only once is the one saved, not the last (right) one. */
+START_TEST(test_saved_failure_is_the_wrong_frame) {
+  char *dir = make_temp_dir("imgfirst"), args[1024], path[1024], err[300];
+  snprintf(args, sizeof args, "--variant first_frame_wrong --case image --check --reps 3 --warmup 0 --save-failed %s", dir);
+  outcome o = run_fake(args);
+  result_line r = one_result(&o);
+  ck_assert_int_eq(r.bad_reps, 1);
+  image img;
+  snprintf(path, sizeof path, "%s/image.student.png", dir);
+  ck_assert_msg(image_read(path, &img, err, sizeof err) == 0, "%s", err);
+  ck_assert_float_eq_tol(img.px[4 * 6 + 1], 1.0f, 1e-6f); /* the wrong pixel is in the saved image */
+  image_free(&img);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 START_TEST(test_out_needs_image_extension) {
   outcome o = run_fake("--variant right --case image --check --reps 1 --out /tmp/scanlab-out.bin");
   ck_assert_int_eq(o.exit_code, 2);
@@ -463,6 +482,7 @@ Suite *driver_suite(void) {
   t = tcase_create("files");
   tcase_add_test(t, test_image_out_and_saved_failure);
   tcase_add_test(t, test_out_needs_image_extension);
+  tcase_add_test(t, test_saved_failure_is_the_wrong_frame);
   suite_add_tcase(s, t);
   t = tcase_create("protocol");
   tcase_add_test(t, test_list_machine_format);
