@@ -199,7 +199,7 @@ draw_figures = for gp in $(FIGURE_SCRIPTS); do \
 	  echo "drew $$out"; done
 
 # ----------------------------------------------------------------- targets
-.PHONY: all grade test test-gpu reference bench ptx lectures figures clean help deps-grade deps-test tools FORCE
+.PHONY: all grade test test-gpu reference bench ptx lectures figures clean help deps-grade deps-test tools gpu-carry FORCE
 
 all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/harness) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter harnesses
 
@@ -245,6 +245,16 @@ test-gpu-build: ## build everything the GPU tier runs (needs Check and inih); co
 	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)) \
 	  $(call bench_bin,starter,$(a)) $(call bench_bin,solutions,$(a))) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(TIMINGS)
 
+# One file to carry to a GPU host lent for a short time (tools/gpu-session.sh):
+# the binaries the GPU tier, the benches, the timings and the lecture examples
+# run, and the reference binaries; no objects, logs or lecture PTX. Build it
+# with ARCH=sm_90 (or the host's GPU) to keep it small (about 21 MB).
+gpu-carry: ## pack what the GPU tier and tools/gpu-session.sh run into gpu-carry.tar.gz: make gpu-carry ARCH=sm_90
+	@$(MAKE) test-gpu-build
+	@tar czf gpu-carry.tar.gz.tmp --exclude='*.log' --exclude='$(B)/lectures/*.ptx' $(B)/.gencode $(GRADE) $(GPUINFO) \
+	  $(TIMINGS) $(B)/starter $(B)/solutions $(B)/gpu-faults $(B)/lectures assignments/*/ref && \
+	  mv -f gpu-carry.tar.gz.tmp gpu-carry.tar.gz && echo "gpu-carry.tar.gz: $$(du -h gpu-carry.tar.gz | cut -f1); on the GPU host: tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh OUTDIR"
+
 lectures: $(LECTURE_EXAMPLES) ## build the lecture examples into build/lectures/ (running them needs a GPU)
 
 figures: ## draw the lecture figures (lectures/figures/*.png) from lectures/data/ with gnuplot (no GPU needed)
@@ -258,7 +268,7 @@ deps-test:
 	@bash mk/deps.sh test "$(NVCC)"
 
 clean: ## remove build/, grade-results/, dist/ and the reference binaries
-	rm -rf $(B) grade-results dist assignments/*/ref
+	rm -rf $(B) grade-results dist gpu-carry.tar.gz assignments/*/ref
 
 help: ## list the targets
 	@echo "Scan Lab targets (A=01 picks an assignment, SRC=solutions grades the solutions, ARCH=sm_90 sets the GPU):"

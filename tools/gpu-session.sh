@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # gpu-session.sh OUT: everything the repository measures on a GPU, in one
 # command, for a GPU host lent for a short time (docs/instructor-guide.md,
-# "The GPU test tier"). Build here first, where Check and inih are:
+# "The GPU test tier"). Pack here, where Check and inih are:
 #
-#   make test-gpu-build ARCH=sm_90
+#   make gpu-carry ARCH=sm_90
 #
-# carry build/ and assignments/*/ref/ to the GPU host, and run there
+# carry gpu-carry.tar.gz to the GPU host, and run there
 #
-#   bash tools/gpu-session.sh $OUT
+#   tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh $OUT
 #
 # It uses only the binaries built here (no make, no compiler). Into OUTDIR go
 # three files (a lent host returns only a few): summary.txt, gpu-tier.txt (the
