@@ -7,7 +7,10 @@
 #
 # carry gpu-carry.tar.gz to the GPU host, and run there
 #
-#   tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh $OUT
+#   tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh $OUT [PART...]
+#
+# PARTs (default: all, in this order): tier, bench, timings, lectures. A lent
+# host may limit one command to 10 minutes: run the parts in separate calls.
 #
 # It uses only the binaries built here (no make, no compiler). Into OUTDIR go
 # three files (a lent host returns only a few): summary.txt, gpu-tier.txt (the
@@ -18,7 +21,13 @@
 #   timings-NN/               every reference over its case table (build/tools/timings)
 # Each part runs even when one before it failed; the summary says which did.
 set -u
-dest=${1:?usage: tools/gpu-session.sh OUTDIR}
+dest=${1:?usage: tools/gpu-session.sh OUTDIR [tier|bench|timings|lectures ...]}
+shift
+parts=" ${*:-tier bench timings lectures} "
+for p in $parts; do
+  case $p in tier | bench | timings | lectures) ;; *) echo "gpu-session: unknown part '$p' (tier, bench, timings, lectures)" >&2; exit 2 ;; esac
+done
+want() { [[ $parts == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
 mkdir -p "$dest"
 out=$(mktemp -d /tmp/gpu-session-XXXXXX)
@@ -30,21 +39,22 @@ part() { # part NAME COMMAND...: runs it, keeps its status for the summary
   if "$@"; then status+=("ok      $name"); else status+=("FAILED  $name (exit $?)"); fi
 }
 
-part "GPU test tier" bash -c "bash grader/tests/gpu-tier.sh > '$out/gpu-tier.txt' 2>&1"
+want tier && part "GPU test tier" bash -c "bash grader/tests/gpu-tier.sh > '$out/gpu-tier.txt' 2>&1"
 for conf in assignments/*/grade.conf; do
   a=$(basename "$(dirname "$conf")")
   ref=assignments/$a/ref/bench
   [ -x "$ref" ] || ref=assignments/$a/ref/reference
   sol=build/solutions/$a/bench
   [ -x "$sol" ] || sol=build/solutions/$a/harness
-  part "bench $a" bash -c "{ echo '## reference: $a'; '$ref' --bench; echo '## solutions: $a'; '$sol' --bench; } \
+  want bench && part "bench $a" bash -c "{ echo '## reference: $a'; '$ref' --bench; echo '## solutions: $a'; '$sol' --bench; } \
     > '$out/bench-$a.raw' 2>&1; awk -f mk/bench-table.awk '$out/bench-$a.raw' > '$out/bench-$a.txt'"
   gpu=$(build/tools/gpuinfo | cut -d, -f1)
-  part "timings $a" build/tools/timings --ref "assignments/$a/ref/reference" --conf "$conf" --gpu "$gpu" --dir "$out/timings-$a"
+  want timings && part "timings $a" build/tools/timings --ref "assignments/$a/ref/reference" --conf "$conf" --gpu "$gpu" --dir "$out/timings-$a"
 done
-part "lecture examples" bash -c "bash mk/lectures-run.sh '$out' $(find build/lectures -maxdepth 1 -type f -perm -u+x ! -name '*.*' | sort | tr '\n' ' ') > '$out/lectures-run.txt' 2>&1"
+want lectures && part "lecture examples" bash -c "bash mk/lectures-run.sh '$out' $(find build/lectures -maxdepth 1 -type f -perm -u+x ! -name '*.*' | sort | tr '\n' ' ') > '$out/lectures-run.txt' 2>&1"
 
 echo
 echo "== summary"
 printf '%s\n' "${status[@]}" | tee "$out/summary.txt"
-tar -C "$out" -czf "$dest/gpu-session.tar.gz" . && cp "$out/summary.txt" "$out/gpu-tier.txt" "$dest/"
+tar -C "$out" -czf "$dest/gpu-session.tar.gz" . && cp "$out/summary.txt" "$dest/" &&
+  { [ ! -f "$out/gpu-tier.txt" ] || cp "$out/gpu-tier.txt" "$dest/"; }
