@@ -89,14 +89,18 @@ enum tile_status {
 
 enum { SPIN_LIMIT = 1 << 20 }; // reads of one EMPTY status before giving up (a bug, not a wait)
 
+// Set by a look-back that gave up; a word of its own, since the other
+// variants use the whole workspace for their tile maxima.
+__device__ unsigned lookback_stuck;
+
 // The workspace of the chained scan: one counter, then three words per tile.
 typedef struct chain {
-  unsigned *next_tile, *stuck, *status, *aggregate, *prefix;
+  unsigned *next_tile, *status, *aggregate, *prefix;
 } chain;
 
 static chain chain_of(void *work, size_t tiles) {
   unsigned *w = (unsigned *)work;
-  return (chain){w, w + 1, w + 2, w + 2 + tiles, w + 2 + 2 * tiles};
+  return (chain){w, w + 1, w + 1 + tiles, w + 1 + 2 * tiles};
 }
 
 // Warp 0 of tile `tile` (> 0): the max of tiles 0..tile-1. Lane l reads the
@@ -116,7 +120,7 @@ static __device__ unsigned look_back(size_t tile, chain c) {
 #pragma unroll 1
       for (int spins = 0; (status = ld_acquire_gpu(&c.status[t])) == TILE_EMPTY;)
         if (++spins == SPIN_LIMIT) {
-          atomicExch(c.stuck, 1u); // reported by the host; the result is then wrong, never hung
+          atomicExch(&lookback_stuck, 1u); // reported by the host; the result is then wrong, never hung
           status = TILE_PREFIX;
           break;
         }
@@ -162,7 +166,7 @@ static void chained_lookback(const unsigned *in, unsigned *out, size_t n, void *
   const size_t tiles = lt_tiles(n);
   if (tiles == 0) return;
   const chain c = chain_of(work, tiles);
-  // the counter and the status words start at 0 (EMPTY) for every call; stuck is kept
+  // the counter and the status words start at 0 (EMPTY) for every call; lookback_stuck is kept
   EX_CHECK(cudaMemsetAsync(c.next_tile, 0, sizeof(unsigned)));
   EX_CHECK(cudaMemsetAsync(c.status, 0, tiles * sizeof(unsigned)));
   chained_scan<<<(unsigned)tiles, LT_THREADS>>>(in, out, n, c);
@@ -194,7 +198,7 @@ int main(int argc, char **argv) {
          LT_THREADS, LT_REPS);
   const int failed = lt_sweep(SIZES, N_SIZES, VARIANTS, N_VARIANTS, &d, out, work);
   unsigned stuck = 0;
-  EX_CHECK(cudaMemcpy(&stuck, chain_of(work, tiles_max).stuck, sizeof stuck, cudaMemcpyDeviceToHost));
+  EX_CHECK(cudaMemcpyFromSymbol(&stuck, lookback_stuck, sizeof stuck));
   if (stuck) fprintf(stderr, "%s:%d: a look-back read an EMPTY status %d times in a row\n", __FILE__, __LINE__, SPIN_LIMIT);
   EX_CHECK(cudaFree(out));
   EX_CHECK(cudaFree(work));

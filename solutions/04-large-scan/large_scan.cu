@@ -7,8 +7,8 @@
 //                       sum in one 64-bit status word (flag + value), and looks
 //                       back over its predecessors' words, 32 at a time, until
 //                       it meets an inclusive prefix. 2n elements moved.
-//   lookback_acqrel     the same with flag and value in separate 32-bit words,
-//                       ordered by st.release / ld.acquire.
+//   lookback_acqrel     the same with flag, aggregate and prefix in separate
+//                       32-bit words, ordered by st.release / ld.acquire.
 //   hierarchical        scan the tiles, scan the tile sums recursively, add the
 //                       scanned sums back: 4n elements moved, 2 launches a level.
 //   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
@@ -31,9 +31,22 @@
 // a thread are four 16-byte loads in flight per thread, enough to cover DRAM
 // latency on an H100 with 4 or more blocks per SM; the 4096-element tile keeps the
 // look-back short (2^24 elements are 4096 tiles) and the status array small.
+//
+// The shape and the look-back's pause can be changed from the compiler's
+// command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
+// are the shape described here.
+#ifndef LS_CFG_THREADS
+#define LS_CFG_THREADS 256 // threads a block: a multiple of 32
+#endif
+#ifndef LS_CFG_ITEMS
+#define LS_CFG_ITEMS 16 // elements a thread: a multiple of 4
+#endif
+#ifndef LS_CFG_MIN_BLOCKS
+#define LS_CFG_MIN_BLOCKS 4 // blocks an SM must fit (__launch_bounds__)
+#endif
 enum {
-  LS_THREADS = 256,
-  LS_ITEMS = 16,
+  LS_THREADS = LS_CFG_THREADS,
+  LS_ITEMS = LS_CFG_ITEMS,
   LS_TILE = LS_THREADS * LS_ITEMS,
   LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
   LS_WARPS = LS_THREADS / 32,
@@ -164,8 +177,8 @@ static __device__ __forceinline__ void ls_thread_exclusive(uint4 v[LS_VECS], uns
 enum ls_op { LS_SCAN, LS_REPEATS };
 
 // One block per tile, ids from the ticket. Per tile: 4096 elements read once
-// (16-byte loads); for a scan, 4096 written once; one 8-byte status slot
-// written twice; the look-back reads 32 slots per window.
+// (16-byte loads); for a scan, 4096 written once; one status slot written
+// twice; the look-back reads 32 slots per window.
 static __device__ __forceinline__ void ls_lookback_tile(int op, int layout, const unsigned *in, unsigned *out,
                                                         unsigned *count, size_t n, unsigned tiles, void *work) {
   __shared__ uint4 s_vec[LS_TILE / 4];
@@ -227,7 +240,7 @@ static __device__ __forceinline__ void ls_lookback_tile(int op, int layout, cons
 }
 
 // At most 64 registers a thread, so 4 blocks (1024 threads) fit on each SM.
-#define LS_BOUNDS __launch_bounds__(LS_THREADS, 4)
+#define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
 
 static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
                                                 void *work) {
@@ -298,14 +311,18 @@ static size_t ls_level_words(size_t n) {
   return words;
 }
 
-static size_t ls_lookback_bytes(size_t n) { return sizeof(ls_header) + 8 * ls_tiles(n); }
+// The header and a status slot per tile (lookback.cuh: 8 bytes packed, 16 acq_rel).
+static size_t ls_lookback_bytes(size_t n, int layout) {
+  return sizeof(ls_header) + 4 * LS_SLOT_WORDS(layout) * ls_tiles(n);
+}
 
+// One workspace serves every scan version: the largest they need.
 size_t exclusive_scan_workspace(size_t n) {
-  size_t a = ls_lookback_bytes(n), b = 4 * ls_level_words(n);
+  size_t a = ls_lookback_bytes(n, LS_ACQ_REL), b = 4 * ls_level_words(n);
   return a > b ? a : b;
 }
 
-size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n); }
+size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED); }
 
 static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 

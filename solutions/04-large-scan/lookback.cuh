@@ -5,6 +5,9 @@
 #define LS_LOOKBACK_CUH
 
 #define LS_FULL_MASK 0xffffffffu
+#ifndef LS_CFG_BACKOFF_NS
+#define LS_CFG_BACKOFF_NS 0 // a pause between polls of a window that is not ready (0: none)
+#endif
 
 static __device__ __forceinline__ unsigned ls_warp_sum(unsigned x) {
 #pragma unroll
@@ -19,9 +22,14 @@ enum ls_tile_status {
   LS_PREFIX = 2,    // value is the inclusive prefix: the sum of this tile and of every tile before it
 };
 
-// A status slot is 8 bytes: a 32-bit tag (epoch << 2 | status) and the 32-bit
-// value after it. The packed version reads and writes both as one 64-bit word;
-// the acq_rel version as two words. A word is only believed when its epoch is
+// A status slot starts with a 32-bit tag (epoch << 2 | status). The packed
+// version's slot is 8 bytes: the tag and the value after it, read and written as
+// one 64-bit word. The acq_rel version's slot is 16 bytes: the tag, the
+// aggregate, the inclusive prefix and an unused word. Its aggregate and prefix
+// need words of their own: were the prefix stored over the aggregate, a reader
+// that had acquired AGGREGATE could load the prefix that replaced it, and add
+// the earlier tiles twice (the first version of this file did, and the H100
+// showed it on 12 of the 22 cases). A word is only believed when its epoch is
 // this call's, so nothing clears the array between calls: each call writes
 // every slot it reads. The epoch is 30 bits wide, so a slot left unwritten for
 // 2^30 calls could be mistaken for a current one.
@@ -77,6 +85,14 @@ static __device__ __forceinline__ unsigned ls_atom_add_acq_rel(unsigned *p, unsi
 // How a version keeps its status: a compile-time constant in each kernel.
 enum ls_layout { LS_PACKED, LS_ACQ_REL };
 
+// Words per status slot (see above), and the slot of tile p.
+#define LS_SLOT_WORDS(layout) ((layout) == LS_PACKED ? 2 : 4)
+static __device__ __forceinline__ unsigned *ls_slot(int layout, unsigned *slots, long long p) {
+  return slots + LS_SLOT_WORDS(layout) * p;
+}
+// The acq_rel slot's word for a status's value: aggregate or inclusive prefix.
+static __device__ __forceinline__ int ls_value_word(unsigned status) { return status == LS_PREFIX ? 2 : 1; }
+
 static __device__ __forceinline__ void ls_publish(int layout, unsigned *slot, unsigned epoch, unsigned status,
                                                   unsigned value) {
   if (layout == LS_PACKED) {
@@ -84,7 +100,7 @@ static __device__ __forceinline__ void ls_publish(int layout, unsigned *slot, un
     // ordering between them is needed.
     ls_st_relaxed64(slot, ((unsigned long long)value << 32) | ls_tag(epoch, status));
   } else {
-    ls_st_relaxed32(slot + 1, value);
+    ls_st_relaxed32(slot + ls_value_word(status), value);
     // Release: the value store above is visible to any block whose acquire
     // load reads this tag.
     ls_st_release32(slot, ls_tag(epoch, status));
@@ -100,7 +116,7 @@ static __device__ __forceinline__ unsigned ls_peek(int layout, const unsigned *s
   // Acquire: the value load below cannot read an older value than the one the
   // publisher stored before its release of the tag this load reads.
   unsigned status = ls_status_of(ls_ld_acquire32(slot), epoch);
-  *value = status != LS_NOT_READY ? ls_ld_relaxed32(slot + 1) : 0;
+  *value = status != LS_NOT_READY ? ls_ld_relaxed32(slot + ls_value_word(status)) : 0;
   return status;
 }
 
@@ -115,25 +131,29 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
                                                        unsigned aggregate) {
   int lane = threadIdx.x & 31;
   if (tile == 0) {
-    if (lane == 0) ls_publish(layout, slots, epoch, LS_PREFIX, aggregate);
+    if (lane == 0) ls_publish(layout, ls_slot(layout, slots, 0), epoch, LS_PREFIX, aggregate);
     return 0;
   }
-  if (lane == 0) ls_publish(layout, slots + 2 * (size_t)tile, epoch, LS_AGGREGATE, aggregate);
+  if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_AGGREGATE, aggregate);
   unsigned prefix = 0;
   long long end = tile;
   for (;;) {
     long long p = end - 1 - lane;
     unsigned status = LS_PREFIX, value = 0; // before tile 0: nothing to add
-    do {
-      if (p >= 0) status = ls_peek(layout, slots + 2 * p, epoch, &value);
-    } while (__any_sync(LS_FULL_MASK, status == LS_NOT_READY));
+    for (;;) {
+      if (p >= 0) status = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value);
+      if (!__any_sync(LS_FULL_MASK, status == LS_NOT_READY)) break;
+#if LS_CFG_BACKOFF_NS > 0
+      __nanosleep(LS_CFG_BACKOFF_NS); // fewer polls of L2 while the predecessors still load their tiles
+#endif
+    }
     unsigned prefixes = __ballot_sync(LS_FULL_MASK, status == LS_PREFIX);
     int last = prefixes ? __ffs(prefixes) - 1 : 31; // the nearest PREFIX ends the sum
     prefix += ls_warp_sum(lane <= last ? value : 0);
     if (prefixes) break;
     end -= 32;
   }
-  if (lane == 0) ls_publish(layout, slots + 2 * (size_t)tile, epoch, LS_PREFIX, prefix + aggregate);
+  if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_PREFIX, prefix + aggregate);
   return prefix;
 }
 
