@@ -37,6 +37,7 @@ function table(title, kind, base,    i, j, n, v, d) {
       v = us[n, cols[j]]
       d = kind == "us" ? 1 : kind == "copy" ? us[n, "copy"] : us[n, base]
       if (v == "" || d == "" || d == 0) printf " %15s", "-"
+      else if (kind != "us" && v / d < 0.1) printf " %14.3g%s", v / d, wrong[n, cols[j]] ? "!" : " " # the GPU against the CPU: 0.00378, not 0.00
       else printf " %14.*f%s", kind == "us" ? 1 : 2, v / d, wrong[n, cols[j]] ? "!" : " "
     }
     printf "\n"

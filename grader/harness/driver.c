@@ -393,9 +393,12 @@ static void emit(int fd, const result_line *r) {
 
 static void bench_row(const char *name, const char *kind, const char *case_name, uint64_t n, const result_line *res,
                       double bytes, double copy_ms, double base_ms) {
-  double ms = res->median_ms;
-  printf("%-28s %-8s %-14s %12" PRIu64 " %10.4f %9.1f %7.2f %7.2f %9.1f %4s\n", name, kind, case_name, n, ms,
-         bytes / (ms * 1e-3) / 1e9, ms / copy_ms, base_ms > 0 ? ms / base_ms : 0.0, (double)res->work_bytes / 1048576.0,
+  double ms = res->median_ms, x_base = base_ms > 0 ? ms / base_ms : 0.0;
+  /* Against a CPU baseline x_base is tiny: three digits (0.00347), not 0.00. */
+  char xb[16];
+  snprintf(xb, sizeof xb, x_base > 0 && x_base < 0.1 ? "%.3g" : "%.2f", x_base);
+  printf("%-28s %-8s %-14s %12" PRIu64 " %10.4f %9.1f %7.2f %7s %9.1f %4s\n", name, kind, case_name, n, ms,
+         bytes / (ms * 1e-3) / 1e9, ms / copy_ms, xb, (double)res->work_bytes / 1048576.0,
          !res->checked ? "-" : res->ok ? "yes" : "NO");
 }
 
@@ -443,7 +446,7 @@ static int bench(const hx_assignment *a, const cli_opts *o, const char *desc) {
   if (!n_pts) hx_die(2, "no bench case");
   if (a->n_baselines > HX_MAX_BASELINES) hx_die(3, "more than %d baselines", HX_MAX_BASELINES);
   char reps_note[48];
-  if (o->reps > 0) snprintf(reps_note, sizeof reps_note, "%d reps", o->reps);
+  if (o->reps > 0 || a->bench_reps > 0) snprintf(reps_note, sizeof reps_note, "%d reps", o->reps > 0 ? o->reps : a->bench_reps);
   else snprintf(reps_note, sizeof reps_note, "each case's reps (--list)");
   printf("# %s bench on %s: median of %s after %d warm-up, every rep verified\n", a->name, desc, reps_note, warmup);
   printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
@@ -456,7 +459,7 @@ static int bench(const hx_assignment *a, const cli_opts *o, const char *desc) {
     const hx_case *k = pts[p].k;
     uint64_t n = pts[p].n, param = k ? k->param : 0, seed = o->have_seed ? o->seed : k ? k->seed : 1;
     const char *case_name = k ? k->name : "adhoc";
-    int reps = o->reps > 0 ? o->reps : k ? k->reps : 50;
+    int reps = o->reps > 0 ? o->reps : a->bench_reps > 0 ? a->bench_reps : k ? k->reps : 50;
     double bytes = bytes_moved(a, n, param), copy_ms = 0, base_ms[HX_MAX_BASELINES] = {0};
     int rows = 1 + a->n_baselines + a->n_variants;
     for (int row = 0; row < rows; row++) {

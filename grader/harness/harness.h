@@ -119,6 +119,7 @@ typedef struct hx_assignment {
   int n_bench_sizes;
   const char *const *bench_cases; /* or these cases, each at its own size (05's scenes) */
   int n_bench_cases;
+  int bench_reps; /* reps a --bench row times (0: the case's reps); --reps overrides it */
   double (*bytes_moved)(uint64_t n, uint64_t param);
   const char *bytes_note;
 

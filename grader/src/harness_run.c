@@ -89,14 +89,16 @@ static int count_results(const harness_run *h, const char *case_name) {
 }
 
 /* "wrong in 3 of 20 timed reps; first wrong rep: 5 of 1000 outputs differ, first at
- * index 4 (pixel 4,0), max error 0.25, 2 not finite, 1200 masked": each part only
- * where it says something. */
+ * index 4", or for an image "... 5 pixels differ, first at index 4 (pixel 4,0), max
+ * error 0.25, 2 not finite, 1200 masked": each part only where it says something. */
 static void describe_wrong(const result_line *r, char *why, size_t cap) {
   size_t len;
   if (r->verified > 1) len = (size_t)snprintf(why, cap, "wrong in %d of %d timed reps; first wrong rep: ", r->bad_reps, r->verified);
   else len = (size_t)snprintf(why, cap, "wrong: ");
 #define ADD(...) (len += len < cap ? (size_t)snprintf(why + len, cap - len, __VA_ARGS__) : 0)
-  ADD("%" PRIu64 " of %" PRIu64 " outputs differ", r->mismatches, r->n);
+  /* An image's n is its circle count, not its pixel count: no "of N" there. */
+  if (r->first_x >= 0) ADD("%" PRIu64 " pixels differ", r->mismatches);
+  else ADD("%" PRIu64 " of %" PRIu64 " outputs differ", r->mismatches, r->n);
   if (r->first_bad >= 0) ADD(", first at index %" PRId64, r->first_bad);
   if (r->first_x >= 0) ADD(" (pixel %" PRId64 ",%" PRId64 ")", r->first_x, r->first_y);
   if (r->max_err > 0) ADD(", max error %g", r->max_err);

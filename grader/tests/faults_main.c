@@ -217,7 +217,7 @@ static const fault FAULTS[] = {
     {"wrong answers", EMIT_ALL("OK=0 MM=3 FB=4"), NULL, NULL, "correct", "fail", "wrong: 3 of 10 outputs differ, first at index 4", 0},
     {"right on the last rep, wrong on an earlier one", EMIT_ALL("R=20 OK=0 BR=1 MM=5 FB=4 FX=4 FY=0 ME=0.25 NF=2 MK=1200"), NULL, NULL,
      "correct", "fail",
-     "n10: wrong in 1 of 20 timed reps; first wrong rep: 5 of 10 outputs differ, first at index 4 (pixel 4,0), max error 0.25, 2 not finite, 1200 masked", 0},
+     "n10: wrong in 1 of 20 timed reps; first wrong rep: 5 pixels differ, first at index 4 (pixel 4,0), max error 0.25, 2 not finite, 1200 masked", 0},
     {"an earlier wrong rep gets no perf points", EMIT_ALL("R=20 OK=0 BR=3 MM=1 FB=7"), NULL, NULL, "perf", "fail",
      "not timed: wrong in 3 of 20 timed reps; first wrong rep: 1 of 10 outputs differ, first at index 7", 0},
     {"only the last rep verified", EMIT_ALL("R=20 VF=1"), NULL, NULL, "correct", "fail", "only 1 of 20 timed reps were verified", 0},

@@ -189,12 +189,13 @@ fi
 # Lecture 06's examples: every version verified against its CPU reference
 # (ok = 1 in every row), and the scan versions keep the input order exactly
 # (the atomic versions' order is printed, not judged: nothing promises it).
-# Each spec: example | its result rows (awk) | a wrong row (awk) | how many rows.
+# Each spec: example ; its result rows (awk) ; a wrong row (awk) ; how many rows
+# (';' separates: the awk patterns use '|').
 for spec in \
-  'app_compact|$1 ~ /^(scan_scatter|atomic_append|copy)$/|$5 != 1 || ($1 == "scan_scatter" && $6 != 100.0)|9' \
-  'app_radix_sort|$1 ~ /^(cub_sort_keys|radix_sort_4bit)$/|$4 != 1|6' \
-  'app_binning|$1 ~ /^(scan_lists|atomic_lists)$/|$5 != 1 || ($1 == "scan_lists" && $6 != $3)|4'; do
-  IFS='|' read -r ex rows wrong want <<< "$spec"
+  'app_compact;$1 ~ /^(scan_scatter|atomic_append|copy)$/;$5 != 1 || ($1 == "scan_scatter" && $6 != 100.0);9' \
+  'app_radix_sort;$1 ~ /^(cub_sort_keys|radix_sort_4bit)$/;$4 != 1;6' \
+  'app_binning;$1 ~ /^(scan_lists|atomic_lists)$/;$5 != 1 || ($1 == "scan_lists" && $6 != $3);4'; do
+  IFS=';' read -r ex rows wrong want <<< "$spec"
   [ -x "build/lectures/$ex" ] || { bad "lecture 06: build/lectures/$ex missing (make lectures)"; continue; }
   if "build/lectures/$ex" > "$TMP/$ex.csv" 2> "$TMP/$ex.err"; then
     sed 's/^/    /' "$TMP/$ex.csv"

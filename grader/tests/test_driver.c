@@ -447,6 +447,20 @@ START_TEST(test_bench_baseline_max_n) {
 }
 END_TEST
 
+/* bench_reps sets how many reps a --bench row times (05: each has a CPU-drawn
+ * frame); --reps still overrides it. */
+START_TEST(test_bench_reps) {
+  hx_assignment a = FAKE;
+  a.bench_reps = 2;
+  outcome o = run_assignment(&a, "--bench --warmup 0 --variant right");
+  ck_assert_msg(strstr(o.out, "median of 2 reps after 0 warm-up"), "%s", o.out);
+  o = run_assignment(&a, "--bench --reps 3 --warmup 0 --variant right");
+  ck_assert_msg(strstr(o.out, "median of 3 reps after 0 warm-up"), "%s", o.out);
+  o = run_assignment(&FAKE, "--bench --warmup 0 --variant right");
+  ck_assert_msg(strstr(o.out, "median of each case's reps (--list)"), "%s", o.out);
+}
+END_TEST
+
 START_TEST(test_unknown_variant_exit_2) {
   outcome o = run_fake("--variant nope --case ints");
   ck_assert_int_eq(o.exit_code, 2);
@@ -490,6 +504,7 @@ Suite *driver_suite(void) {
   tcase_add_test(t, test_unknown_variant_exit_2);
   tcase_add_test(t, test_bench_rows);
   tcase_add_test(t, test_bench_baseline_max_n);
+  tcase_add_test(t, test_bench_reps);
   suite_add_tcase(s, t);
   return s;
 }
