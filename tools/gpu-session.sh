@@ -10,7 +10,10 @@
 #   tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh $OUT [PART...]
 #
 # PARTs (default: all, in this order): tier, bench, timings, lectures. A lent
-# host may limit one command to 10 minutes: run the parts in separate calls.
+# host may limit one command to 10 minutes: run the parts in separate calls,
+# and split them further with TIER_ARGS (gpu-tier.sh's arguments, e.g.
+# "--no-common 04 05" or --common-only) and ASSIGNMENTS (e.g. "04 05": bench
+# and timings of those only).
 #
 # It uses only the binaries built here (no make, no compiler). Into OUTDIR go
 # three files (a lent host returns only a few): summary.txt, gpu-tier.txt (the
@@ -39,9 +42,14 @@ part() { # part NAME COMMAND...: runs it, keeps its status for the summary
   if "$@"; then status+=("ok      $name"); else status+=("FAILED  $name (exit $?)"); fi
 }
 
-want tier && part "GPU test tier" bash -c "bash grader/tests/gpu-tier.sh > '$out/gpu-tier.txt' 2>&1"
+want tier && part "GPU test tier" bash -c "bash grader/tests/gpu-tier.sh ${TIER_ARGS:-} > '$out/gpu-tier.txt' 2>&1"
 for conf in assignments/*/grade.conf; do
   a=$(basename "$(dirname "$conf")")
+  if [ -n "${ASSIGNMENTS:-}" ]; then # keep only the named ones (04 or 04-large-scan)
+    keep=0
+    for w in $ASSIGNMENTS; do case $a in "$w" | "$w"-*) keep=1 ;; esac; done
+    [ $keep = 1 ] || continue
+  fi
   ref=assignments/$a/ref/bench
   [ -x "$ref" ] || ref=assignments/$a/ref/reference
   sol=build/solutions/$a/bench

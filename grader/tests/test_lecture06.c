@@ -202,6 +202,32 @@ START_TEST(test_lecture06_note) {
 }
 END_TEST
 
+/* The GPU tier's verdict on each example (grader/tests/lecture06-judge.sh):
+ * the H100's measured CSV passes it; the same CSV with one version unverified
+ * (ok 0), or cut short, fails it. */
+START_TEST(test_lecture06_gpu_judge) {
+  const char *ex = EXAMPLES[_i];
+  char csv[128], cmd[1024];
+  snprintf(csv, sizeof csv, "lectures/data/%s-h100.csv", ex);
+  for (char *p = csv + strlen("lectures/data/"); *p != '-' || strncmp(p, "-h100", 5); p++)
+    if (*p == '_') *p = '-';
+  char *dir = make_temp_dir("l06judge");
+  snprintf(cmd, sizeof cmd, "bash grader/tests/lecture06-judge.sh %s %s >/dev/null", ex, csv);
+  ck_assert_msg(run_shell(cmd) == 0, "%s: the measured %s fails the tier's judge", ex, csv);
+  /* ok is column 4 (radix sort) or 5: break the first version row's */
+  snprintf(cmd, sizeof cmd,
+           "awk -F, -v OFS=, 'BEGIN {c = \"%s\" == \"app_radix_sort\" ? 4 : 5} !done && $%s == 1 && $1 ~ /_/ {$c = 0; done = 1} {print}' %s > %s/bad.csv && "
+           "bash grader/tests/lecture06-judge.sh %s %s/bad.csv >/dev/null",
+           ex, strcmp(ex, "app_radix_sort") ? "5" : "4", csv, dir, ex, dir);
+  ck_assert_msg(run_shell(cmd) == 1, "%s: an unverified row passes the tier's judge", ex);
+  snprintf(cmd, sizeof cmd, "head -n 4 %s > %s/short.csv && bash grader/tests/lecture06-judge.sh %s %s/short.csv >/dev/null", csv,
+           dir, ex, dir);
+  ck_assert_msg(run_shell(cmd) == 1, "%s: a table cut short passes the tier's judge", ex);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *lecture06_suite(void) {
   Suite *s = suite_create("lecture06");
   TCase *t = tcase_create("examples");
@@ -211,6 +237,7 @@ Suite *lecture06_suite(void) {
   tcase_add_loop_test(t, test_lecture06_rejects_arguments, 0, (int)N_EXAMPLES);
   tcase_add_loop_test(t, test_lecture06_without_gpu, 0, (int)N_EXAMPLES);
   tcase_add_test(t, test_lecture06_binning_cpu_lists);
+  tcase_add_loop_test(t, test_lecture06_gpu_judge, 0, (int)N_EXAMPLES);
   suite_add_tcase(s, t);
   TCase *n = tcase_create("note");
   tcase_add_test(n, test_lecture06_note);
