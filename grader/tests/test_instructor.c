@@ -125,6 +125,29 @@ START_TEST(test_make_timings_without_gpu) {
 }
 END_TEST
 
+/* tools/tune-04.sh: a bad shape or verb is one line and exit 2; `run` on a
+ * machine without a GPU (or without a build) says why and fails. */
+START_TEST(test_tune04_refuses) {
+  char *dir = make_temp_dir("tune04"), cmd[1024], path[512];
+  snprintf(cmd, sizeof cmd, "bash tools/tune-04.sh build 7x7 > '%s/log' 2>&1", dir);
+  ck_assert_int_eq(run_shell(cmd), 2);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *log = read_text(path);
+  ck_assert_msg(strstr(log, "tune-04: '7x7' is not THREADSxITEMSxBLOCKS"), "%s", log);
+  free(log);
+  snprintf(cmd, sizeof cmd, "bash tools/tune-04.sh frob > /dev/null 2>&1");
+  ck_assert_int_eq(run_shell(cmd), 2);
+  snprintf(cmd, sizeof cmd, "SCANLAB_NO_GPU=1 bash tools/tune-04.sh run > '%s/log' 2>&1", dir);
+  int rc = run_shell(cmd);
+  log = read_text(path);
+  ck_assert_msg(rc == 2 || rc == 3, "tune-04 run without a GPU exited %d:\n%s", rc, log);
+  ck_assert_msg(strstr(log, "tune-04: "), "no reason given:\n%s", log);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* ------------------------------------------------------------ make gradescope */
 
 START_TEST(test_gradescope) {
@@ -258,6 +281,7 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_timings_csv_and_thresholds);
   tcase_add_test(t, test_timings_refuses_bad_reference);
   tcase_add_test(t, test_make_timings_without_gpu);
+  tcase_add_test(t, test_tune04_refuses);
   tcase_add_test(t, test_gradescope);
   tcase_add_test(t, test_grade_all);
   suite_add_tcase(s, t);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tune-04.sh: try other shapes of assignment 04's reference scan on the GPU at
+# hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
+# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS and LS_CFG_BACKOFF_NS).
+#
+#   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
+#   bash tools/tune-04.sh run                on the GPU host: the table
+#
+# A SHAPE is THREADSxITEMSxBLOCKS, or with a back-off THREADSxITEMSxBLOCKSsNS
+# (256x16x4 is the reference's own). The default shapes are those that compile
+# without register spills on sm_90 and put more bytes in flight per SM than the
+# reference (docs/results/tuning-04-h100.txt). `build` writes build/tune-04/
+# (make gpu-carry packs it); `run` times each at 2^24 and 2^28, every rep
+# verified, next to the reference bench build's CUB and copy rows.
+set -u
+cd "$(dirname "$0")/.."
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+ARCH=${ARCH:-sm_90}
+dir=build/tune-04
+case ${1:-} in
+  build)
+    shift
+    shapes=${*:-256x16x4 256x16x5 256x12x6 128x12x16 128x8x16 256x16x5s64}
+    [ -f build/lib/libharness.a ] || { echo "tune-04: build/lib/libharness.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
+    mkdir -p "$dir"
+    for s in $shapes; do
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[sNS] (e.g. 256x16x4 or 128x12x16s64)" >&2; exit 2
+      fi
+      flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]} -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[5]:-0}"
+      # shellcheck disable=SC2086
+      "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Igrader/lib -Igrader/harness -Iassignments/04-large-scan \
+        -Isolutions/04-large-scan assignments/04-large-scan/main.cu build/lib/libharness.a -l:libpng16.a -l:libz.a -lm -lpthread \
+        -o "$dir/$s" 2> "$dir/$s.log" || { cat "$dir/$s.log" >&2; exit 1; }
+      spill=$(grep -c 'spill' "$dir/$s.log")
+      echo "tune-04: built $dir/$s${spill:+ ($spill ptxas spill warnings)}" | sed 's/ (0 ptxas spill warnings)//'
+    done ;;
+  run)
+    bench=assignments/04-large-scan/ref/bench
+    [ -x "$bench" ] || { echo "tune-04: $bench is missing (make gpu-carry)" >&2; exit 2; }
+    ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash tools/tune-04.sh build' first)" >&2; exit 2; }
+    gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
+    echo "# tune-04 on $gpu: median ms of each case's reps, every rep verified"
+    "$bench" --bench --case 'n2^24,n2^28' 2>&1 | awk '$1 ~ /^(copy_d2d|cub_exclusive_sum|decoupled_lookback)$/ {printf "%-22s %-8s %10s\n", ($1 == "decoupled_lookback" ? "reference" : $1), $3, $5}'
+    for b in "$dir"/*x*x*; do
+      case $b in *.log) continue ;; esac
+      "$b" --variant decoupled_lookback --case 'n2^24,n2^28' --check 2>&1 |
+        awk -v s="$(basename "$b")" '/^result / {for (i = 2; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
+          printf "%-22s %-8s %10s%s\n", s, f["case"], f["median_ms"], f["ok"] == 1 ? "" : "  WRONG"}'
+    done ;;
+  *) echo "usage: tools/tune-04.sh build [THREADSxITEMSxBLOCKS[sNS]...] | run" >&2; exit 2 ;;
+esac
