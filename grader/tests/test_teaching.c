@@ -511,6 +511,41 @@ START_TEST(test_handout_stated_points) {
 }
 END_TEST
 
+/* What a handout says the untouched starter earns must be what grade.conf
+ * says: "untouched starter earns N" is the sum of the checks marked
+ * expect_starter = pass; "untouched starter scores at most N" lies between
+ * that sum and 10 (the course's rule). */
+START_TEST(test_handout_stated_starter_points) {
+  char names[16][64];
+  int n = list_assignments(names, 16);
+  for (int i = 0; i < n; i++) {
+    static assignment_conf a;
+    load_conf(names[i], &a);
+    double pass = 0;
+    for (int c = 0; c < a.n_checks; c++)
+      if (a.checks[c].expect_starter == EXPECT_PASS) pass += a.checks[c].points;
+    char path[512];
+    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
+    char *text = read_text(path);
+    ck_assert_msg(text != NULL, "%s is missing", path);
+    char *all = flatten(text, strlen(text));
+    static const char EARNS[] = "untouched starter earns ", AT_MOST[] = "untouched starter scores at most ";
+    for (const char *p = strstr(all, EARNS); p; p = strstr(p + 1, EARNS)) {
+      double v = strtod(p + strlen(EARNS), NULL);
+      ck_assert_msg(v == pass, "%s says the untouched starter earns %g, but its expect_starter = pass checks are worth %g",
+                    path, v, pass);
+    }
+    for (const char *p = strstr(all, AT_MOST); p; p = strstr(p + 1, AT_MOST)) {
+      double v = strtod(p + strlen(AT_MOST), NULL);
+      ck_assert_msg(v >= pass && v <= 10, "%s says the untouched starter scores at most %g (want %g to 10)", path, v,
+                    pass);
+    }
+    free(all);
+    free(text);
+  }
+}
+END_TEST
+
 /* The phrasings the old test missed, and the ones it caught, on fixtures. */
 START_TEST(test_stated_points_fixtures) {
   char bad[512];
@@ -848,6 +883,7 @@ Suite *teaching_suite(void) {
   tcase_add_test(t, test_leak_detector_catches_old_lecture_01);
   tcase_add_test(t, test_leak_detector_catches_every_solution);
   tcase_add_test(t, test_handout_stated_points);
+  tcase_add_test(t, test_handout_stated_starter_points);
   tcase_add_test(t, test_stated_points_fixtures);
   tcase_add_test(t, test_written_questions_have_rubrics);
   tcase_add_test(t, test_rubric_fixtures);
