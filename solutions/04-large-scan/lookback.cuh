@@ -5,6 +5,9 @@
 #define LS_LOOKBACK_CUH
 
 #define LS_FULL_MASK 0xffffffffu
+#ifndef LS_CFG_RELAXED_TICKET
+#define LS_CFG_RELAXED_TICKET 0 // 1: the ticket without acquire and release (an experiment; see ls_take_ticket)
+#endif
 #ifndef LS_CFG_BACKOFF_NS
 #define LS_CFG_BACKOFF_NS 0 // a pause between polls of a window that is not ready (0: none)
 #endif
@@ -165,6 +168,16 @@ static __device__ __forceinline__ void ls_take_ticket(ls_header *h, unsigned til
                                                       unsigned *s_epoch) {
   if (threadIdx.x == 0) {
     unsigned long long start = ls_ld_relaxed64(&h->start);
+#if LS_CFG_RELAXED_TICKET
+    // A tuning experiment (tools/tune-04.sh, suffix r), not yet run on a GPU:
+    // no ordering at all. A block that reads `start` after this call's last
+    // block rewrote it sees start + tiles and epoch + 1, so its difference
+    // wraps to tiles or more, and it takes both back.
+    unsigned ticket = atomicAdd(&h->ticket, 1u);
+    unsigned tile = ticket - (unsigned)start;
+    unsigned epoch = (unsigned)(start >> 32) + 1;
+    if (tile >= tiles) tile += tiles, epoch -= 1; // tiles < 2^31, so the two cases cannot meet
+#else
     // acq_rel: the release half keeps the load of `start` above before this
     // increment; the last block's acquire half (it reads a value that every
     // other block's increment led to) keeps its header store below after all
@@ -172,6 +185,7 @@ static __device__ __forceinline__ void ls_take_ticket(ls_header *h, unsigned til
     unsigned ticket = ls_atom_add_acq_rel(&h->ticket, 1);
     unsigned tile = ticket - (unsigned)start;
     unsigned epoch = (unsigned)(start >> 32) + 1;
+#endif
     if (tile == tiles - 1) ls_st_relaxed64(&h->start, ((unsigned long long)epoch << 32) | (ticket + 1));
     *s_tile = tile;
     *s_epoch = epoch;
