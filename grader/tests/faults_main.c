@@ -28,6 +28,7 @@
   "    --variant) variant=$2; shift ;;\n"                                                         \
   "    --seed) seed=$2; shift ;;\n"                                                               \
   "    --save-failed) dir=$2; shift ;;\n"                                                         \
+  "    --check) checkflag=1 ;;\n"                                                                 \
   "    --result-fd|--reps|--warmup) shift ;;\n"                                                   \
   "    --list) printf 'assignment %%s\\nvariant v the variant graded\\nvariant v2 another variant\\n"  \
   "baseline copy_d2d a device-to-device copy\\ncase n10 10 1 1 -\\ncase n20 20 1 1 -\\n' \"$NAME\"; exit 0 ;;\n" \
@@ -234,6 +235,11 @@ static const fault FAULTS[] = {
      "reference broken on case n10: no result line", 4},
     {"an unchecked result is not accepted from the reference", NULL, EMIT_ALL("CHK=0 VF=0"), NULL, "correct", "error",
      "reference broken on case n10: result was not checked", 4},
+    /* its later perf runs are made without --check (its first is checked): here they
+     * report 0.5 ms, and the check compares with that */
+    {"the reference's later perf runs are unchecked", NULL,
+     "if [ -n \"${checkflag:-}\" ]; then " GOOD "else for c in $cases; do MS=0.5 CHK=0 VF=0 emit $c; done; fi\n", NULL,
+     "perf", "partial", "vs reference 0.5000 ms", 0},
     {"reference is another assignment's harness", NULL, NULL, "sed -i 's/^NAME=99-fake$/NAME=98-other/' assignments/99-fake/ref/reference",
      "correct", "error", "its --list does not start with 'assignment 99-fake'", 4},
     {"wrong answers get no perf points", EMIT_ALL("OK=0 MM=3 FB=4 MS=0.001"), NULL, NULL, "perf", "fail", "not timed: wrong: 3 of 10", 0},
