@@ -112,12 +112,23 @@ START_TEST(test_timings_refuses_bad_reference) {
 }
 END_TEST
 
+/* Runs a shell command with its output to DIR/log; returns the log (free it)
+ * and the exit status in *rc. */
+static char *run_logged(const char *dir, const char *command, int *rc) {
+  char cmd[1024], path[512];
+  snprintf(cmd, sizeof cmd, "%s > '%s/log' 2>&1", command, dir);
+  *rc = run_shell(cmd);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *log = read_text(path);
+  ck_assert(log != NULL);
+  return log;
+}
+
 START_TEST(test_make_timings_without_gpu) {
-  char *dir = make_temp_dir("timings-nogpu"), cmd[1024];
-  snprintf(cmd, sizeof cmd, "SCANLAB_NO_GPU=1 make -s timings A=01 > '%s/log' 2>&1", dir);
-  ck_assert_int_ne(run_shell(cmd), 0);
-  snprintf(cmd, sizeof cmd, "%s/log", dir);
-  char *log = read_text(cmd);
+  char *dir = make_temp_dir("timings-nogpu");
+  int rc;
+  char *log = run_logged(dir, "SCANLAB_NO_GPU=1 make -s timings A=01", &rc);
+  ck_assert_int_ne(rc, 0);
   ck_assert_msg(strstr(log, "make timings: exit 3: no CUDA device"), "no no-GPU message:\n%s", log);
   free(log);
   remove_dir(dir);
@@ -128,18 +139,16 @@ END_TEST
 /* tools/tune-04.sh: a bad shape or verb is one line and exit 2; `run` on a
  * machine without a GPU (or without a build) says why and fails. */
 START_TEST(test_tune04_refuses) {
-  char *dir = make_temp_dir("tune04"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "bash tools/tune-04.sh build 7x7 > '%s/log' 2>&1", dir);
-  ck_assert_int_eq(run_shell(cmd), 2);
-  snprintf(path, sizeof path, "%s/log", dir);
-  char *log = read_text(path);
+  char *dir = make_temp_dir("tune04");
+  int rc;
+  char *log = run_logged(dir, "bash tools/tune-04.sh build 7x7", &rc);
+  ck_assert_int_eq(rc, 2);
   ck_assert_msg(strstr(log, "tune-04: '7x7' is not THREADSxITEMSxBLOCKS"), "%s", log);
   free(log);
-  snprintf(cmd, sizeof cmd, "bash tools/tune-04.sh frob > /dev/null 2>&1");
-  ck_assert_int_eq(run_shell(cmd), 2);
-  snprintf(cmd, sizeof cmd, "SCANLAB_NO_GPU=1 bash tools/tune-04.sh run > '%s/log' 2>&1", dir);
-  int rc = run_shell(cmd);
-  log = read_text(path);
+  log = run_logged(dir, "bash tools/tune-04.sh frob", &rc);
+  ck_assert_int_eq(rc, 2);
+  free(log);
+  log = run_logged(dir, "SCANLAB_NO_GPU=1 bash tools/tune-04.sh run", &rc);
   ck_assert_msg(rc == 2 || rc == 3, "tune-04 run without a GPU exited %d:\n%s", rc, log);
   ck_assert_msg(strstr(log, "tune-04: "), "no reason given:\n%s", log);
   free(log);
