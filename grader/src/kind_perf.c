@@ -43,7 +43,7 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
      * CPU, which would double the check's time). */
     harness_args base_args = {.bin = a->reference, .variant = variant, .seed = a->env->seed, .reps = c->reps, .unchecked = i > 0};
     harness_run *base = harness_run_cases(a, c, &base_args);
-    if (!harness_reference_sane(base, c, variant, i > 0, why, sizeof why)) {
+    if (!harness_reference_sane(base, c, variant, base_args.unchecked, why, sizeof why)) {
       fprintf(s->f, "run %d: %s\n", i + 1, why);
       free(base);
       return check_finish(r, s, V_ERROR, 0, "%s", why);
