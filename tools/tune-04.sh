@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # tune-04.sh: try other shapes of assignment 04's reference scan on the GPU at
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
-# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS and LS_CFG_BACKOFF_NS).
+# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_LOOKS,
+# LS_CFG_BACKOFF_NS and LS_CFG_PERSISTENT).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
 #   bash tools/tune-04.sh run                on the GPU host: the table
 #
-# A SHAPE is THREADSxITEMSxBLOCKS, with a back-off THREADSxITEMSxBLOCKSsNS, and
-# with a trailing r the relaxed ticket (LS_CFG_RELAXED_TICKET; 256x16x4 is the
-# reference's own). The default shapes are those that compile
-# without register spills on sm_90 and put more bytes in flight per SM than the
-# reference (docs/results/tuning-04-h100.txt). `build` writes build/tune-04/
+# A SHAPE is THREADSxITEMSxBLOCKS, then optionally sNS (a back-off of NS ns
+# between polls), wK (K rows of 32 tiles in each look-back window after the
+# first; without it the reference's 1) and n (no persistent blocks: one
+# block a tile, as the reference was before 2026-11-23).
+# 256x16x4 is the reference's own shape. The default shapes are its neighbours:
+# one block a tile, a wider window, other shapes and a back-off
+# (docs/results/tuning-04-h100.txt). `build` writes build/tune-04/
 # (make gpu-carry packs it); `run` times each at 2^24 and 2^28, every rep
 # verified, next to the reference bench build's CUB and copy rows.
 set -u
@@ -21,15 +24,16 @@ dir=build/tune-04
 case ${1:-} in
   build)
     shift
-    shapes=${*:-256x16x4 256x16x5 256x12x6 128x12x16 128x8x16 256x16x5s64 256x16x4r 256x16x5r 128x12x16r}
+    shapes=${*:-256x16x4n 256x16x4 256x16x4w2 256x16x5 512x16x2 128x16x8 256x16x4s64}
     [ -f build/lib/libharness.a ] || { echo "tune-04: build/lib/libharness.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
     mkdir -p "$dir"
     for s in $shapes; do
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?(r)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[sNS][r] (e.g. 256x16x4, 128x12x16s64 or 256x16x4r)" >&2; exit 2
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?(w([0-9]+))?(n)?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[sNS][wK][n] (e.g. 256x16x4, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
       fi
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
-      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[5]:-0} -DLS_CFG_RELAXED_TICKET=$([ -n "${BASH_REMATCH[6]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[5]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[7]:-1}"
+      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[8]}" ] && echo 0 || echo 1)"
       # shellcheck disable=SC2086
       "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Igrader/lib -Igrader/harness -Iassignments/04-large-scan \
         -Isolutions/04-large-scan assignments/04-large-scan/main.cu build/lib/libharness.a -l:libpng16.a -l:libz.a -lm -lpthread \
@@ -50,5 +54,5 @@ case ${1:-} in
         awk -v s="$(basename "$b")" '/^result / {for (i = 2; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
           printf "%-22s %-8s %10s%s\n", s, f["case"], f["median_ms"], f["ok"] == 1 ? "" : "  WRONG"}'
     done ;;
-  *) echo "usage: tools/tune-04.sh build [THREADSxITEMSxBLOCKS[sNS][r]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [THREADSxITEMSxBLOCKS[sNS][wK][n]...] | run" >&2; exit 2 ;;
 esac

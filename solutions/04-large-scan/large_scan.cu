@@ -72,11 +72,14 @@ static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
 // different groups.
 static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) & 7); }
 
-// Tile `base` of in, `valid` elements (the rest read as 0), into v: thread t
-// gets elements 16t .. 16t + 15 as four vectors. Global loads are striped (a
-// warp reads 512 contiguous bytes an instruction); shared memory transposes.
-static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t base, int valid, uint4 *s_vec,
-                                                    uint4 v[LS_VECS]) {
+static __device__ __forceinline__ int ls_valid(size_t n, size_t base) {
+  return n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+}
+
+// Issues the loads of tile `base` of in, `valid` elements (the rest read as 0),
+// striped: v[j] of thread t is vector j * 256 + t of the tile, so a warp reads
+// 512 contiguous bytes an instruction. Nothing waits for them until v is used.
+static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_t base, int valid, uint4 v[LS_VECS]) {
   int t = threadIdx.x;
   if (valid == LS_TILE) {
     const uint4 *src = (const uint4 *)(in + base);
@@ -92,6 +95,12 @@ static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t b
       v[j].w = e + 3 < valid ? in[base + e + 3] : 0;
     }
   }
+}
+
+// Striped v to each thread's own: thread t gets elements 16t .. 16t + 15 as
+// four vectors, through shared memory.
+static __device__ __forceinline__ void ls_to_threads(uint4 *s_vec, uint4 v[LS_VECS]) {
+  int t = threadIdx.x;
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(j * LS_THREADS + t)] = v[j];
   __syncthreads(); // every vector is in shared memory before any thread reads its 16
@@ -99,18 +108,22 @@ static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t b
   for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(t * LS_VECS + j)];
 }
 
-// The inverse: thread t's 16 results v into out's tile, the same way back.
-static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base, int valid, uint4 *s_vec,
-                                                     const uint4 v[LS_VECS]) {
-  int t = threadIdx.x;
-  __syncthreads(); // every thread has read its input vectors before any is overwritten
+// A thread's own 16 results back where ls_to_threads read its 16 elements. No
+// barrier is needed first: each thread rewrites only what it alone read.
+static __device__ __forceinline__ void ls_put_own(uint4 *s_vec, const uint4 v[LS_VECS]) {
 #pragma unroll
-  for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(t * LS_VECS + j)] = v[j];
-  __syncthreads(); // every result is in shared memory before the striped reads
+  for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(threadIdx.x * LS_VECS + j)] = v[j];
+}
+
+// The tile in shared memory, plus `add`, to out's tile `base`, striped. The
+// caller's barrier has made every thread's ls_put_own visible.
+static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t base, int valid, const uint4 *s_vec,
+                                                        unsigned add) {
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) {
-    int c = j * LS_THREADS + t;
+    int c = j * LS_THREADS + threadIdx.x;
     uint4 r = s_vec[ls_swizzle(c)];
+    r.x += add, r.y += add, r.z += add, r.w += add;
     if (valid == LS_TILE) {
       ((uint4 *)(out + base))[c] = r;
     } else {
@@ -121,6 +134,21 @@ static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base,
       if (e + 3 < valid) out[base + e + 3] = r.w;
     }
   }
+}
+
+// A whole tile into v, each thread's own 16 (the kernels that keep no loads in flight).
+static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t base, int valid, uint4 *s_vec,
+                                                    uint4 v[LS_VECS]) {
+  ls_load_striped(in, base, valid, v);
+  ls_to_threads(s_vec, v);
+}
+
+// The inverse: thread t's 16 results v into out's tile, the same way back.
+static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base, int valid, uint4 *s_vec,
+                                                     const uint4 v[LS_VECS]) {
+  ls_put_own(s_vec, v);
+  __syncthreads(); // every result is in shared memory before the striped reads
+  ls_store_striped(out, base, valid, s_vec, 0);
 }
 
 // The sum of a thread's 16 elements.
@@ -176,66 +204,99 @@ static __device__ __forceinline__ void ls_thread_exclusive(uint4 v[LS_VECS], uns
 // What a look-back kernel computes: a scan of the input, or find_repeats.
 enum ls_op { LS_SCAN, LS_REPEATS };
 
-// One block per tile, ids from the ticket. Per tile: 4096 elements read once
-// (16-byte loads); for a scan, 4096 written once; one status slot written
-// twice; the look-back reads 32 slots per window.
-static __device__ __forceinline__ void ls_lookback_tile(int op, int layout, const unsigned *in, unsigned *out,
-                                                        unsigned *count, size_t n, unsigned tiles, void *work) {
+// Issues the loads of tile `tile` into v (striped); for find_repeats, the last
+// thread also loads the element after the tile, which its last flag needs.
+static __device__ __forceinline__ void ls_fetch(int op, const unsigned *in, size_t n, unsigned tile, uint4 v[LS_VECS],
+                                                unsigned *after) {
+  size_t base = (size_t)tile * LS_TILE;
+  ls_load_striped(in, base, ls_valid(n, base), v);
+  if (op == LS_REPEATS && threadIdx.x == LS_THREADS - 1) *after = base + LS_TILE < n ? in[base + LS_TILE] : 0;
+}
+
+// find_repeats: bit 4j + k of the result flags element 16t + 4j + k of the
+// tile starting at element `first` (thread t's own 16 in v), set when it
+// equals the next element and that one exists. `next` is the element after
+// thread t's 16.
+static_assert(LS_ITEMS <= 32, "find_repeats keeps a thread's flags as the bits of one word");
+static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS], unsigned next, size_t first,
+                                                           size_t n) {
+  unsigned flags = 0;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    unsigned after = j < LS_VECS - 1 ? v[j + 1].x : next;
+    size_t i = first + 4 * j;
+    flags |= (unsigned)(i + 1 < n && v[j].x == v[j].y) << (4 * j);
+    flags |= (unsigned)(i + 2 < n && v[j].y == v[j].z) << (4 * j + 1);
+    flags |= (unsigned)(i + 3 < n && v[j].z == v[j].w) << (4 * j + 2);
+    flags |= (unsigned)(i + 4 < n && v[j].w == after) << (4 * j + 3);
+  }
+  return flags;
+}
+
+// The single-pass kernels. Each block takes tickets until they run out (the
+// grid is what fits on the GPU at once, ls_grid), and works one tile a ticket:
+//   1. thread 0 takes the next ticket while this tile's loads are in flight;
+//   2. the tile goes to the threads' registers, is scanned in the block, and
+//      the results wait in shared memory (a scan) or as 16 flag bits a thread
+//      (find_repeats); v is free again;
+//   3. the next tile's loads are issued, and stay in flight during 4 and 5;
+//   4. warp 0 publishes the tile's sum and looks back (lookback.cuh);
+//   5. the results, plus the prefix, go out.
+// So a block waiting on the look-back still has a tile of loads in flight, and
+// the ticket's round trip to L2 hides behind DRAM latency. Per tile: 4096
+// elements read once (16-byte loads); for a scan, 4096 written once; one
+// status slot written twice; the look-back reads 32 slots per window.
+static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
   __shared__ uint4 s_vec[LS_TILE / 4];
-  __shared__ unsigned s_warp[LS_WARPS], s_tile, s_epoch, s_prefix, s_next;
+  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix;
+  __shared__ ls_tickets s_tickets;
   ls_header *h = (ls_header *)work;
   unsigned *slots = (unsigned *)(h + 1);
-  ls_take_ticket(h, tiles, &s_tile, &s_epoch);
-  unsigned tile = s_tile, epoch = s_epoch;
-  if (tile >= tiles) return; // a workspace that broke its contract: never read outside the arrays
-  size_t base = (size_t)tile * LS_TILE;
-  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
   int t = threadIdx.x;
-  if (op == LS_REPEATS && t == LS_THREADS - 1) s_next = base + LS_TILE < n ? in[base + LS_TILE] : 0;
+  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
+  __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
+  unsigned tile = s_first, epoch = s_tickets.epoch;
   uint4 v[LS_VECS];
-  ls_load_tile(in, base, valid, s_vec, v); // its barrier also publishes s_next
-  if (op == LS_REPEATS) {
-    // Element 16t + k is flagged when it equals the next one (a neighbour's
-    // first element, or the next tile's) and that one exists.
-    unsigned next = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : s_next;
-    size_t first = base + (size_t)t * LS_ITEMS;
-#pragma unroll
-    for (int j = 0; j < LS_VECS; j++) {
-      unsigned after = j < LS_VECS - 1 ? v[j + 1].x : next;
-      size_t i = first + 4 * j;
-      uint4 f;
-      f.x = i + 1 < n && v[j].x == v[j].y;
-      f.y = i + 2 < n && v[j].y == v[j].z;
-      f.z = i + 3 < n && v[j].z == v[j].w;
-      f.w = i + 4 < n && v[j].w == after;
-      v[j] = f;
+  unsigned after = 0;
+  if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
+  while (tile < tiles) {
+    if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
+    size_t base = (size_t)tile * LS_TILE;
+    int valid = ls_valid(n, base);
+    ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
+    unsigned next = s_next, flags = 0, mine;
+    if (op == LS_REPEATS) {
+      unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
+      flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
+      mine = __popc(flags);
+    } else {
+      mine = ls_thread_total(v);
     }
-  }
-  unsigned mine = ls_thread_total(v);
-  unsigned aggregate;
-  unsigned before = ls_block_exclusive(mine, s_warp, &aggregate);
-  if (t < 32) {
-    unsigned prefix = ls_look_back(layout, slots, tile, epoch, aggregate);
-    if (t == 0) {
-      s_prefix = prefix;
-      if (op == LS_REPEATS && tile == tiles - 1) *count = prefix + aggregate; // the last tile knows the total
+    unsigned aggregate, before = ls_block_exclusive(mine, s_warp, &aggregate);
+    if (op == LS_SCAN) {
+      ls_thread_exclusive(v, before);
+      ls_put_own(s_vec, v);
     }
-  }
-  __syncthreads(); // the tile's prefix is in shared memory before anyone reads it
-  if (op == LS_SCAN) {
-    ls_thread_exclusive(v, s_prefix + before);
-    ls_store_tile(out, base, valid, s_vec, v);
-  } else {
-    // Scatter: each flagged element's index goes to its position in the scan.
-    unsigned pos = s_prefix + before;
-    unsigned first = (unsigned)(base + (size_t)t * LS_ITEMS);
-#pragma unroll
-    for (int j = 0; j < LS_VECS; j++) {
-      unsigned f[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
-#pragma unroll
-      for (int k = 0; k < 4; k++)
-        if (f[k]) out[pos++] = first + 4 * j + k;
+    if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
+    if (t < 32) {                                           // 4
+      unsigned prefix = ls_look_back(layout, slots, tile, epoch, aggregate);
+      if (t == 0) {
+        s_prefix = prefix;
+        if (op == LS_REPEATS && tile == tiles - 1) *count = prefix + aggregate; // the last tile knows the total
+      }
     }
+    __syncthreads(); // the prefix and every thread's results are in shared memory before anyone reads them
+    if (op == LS_SCAN) {                                    // 5
+      ls_store_striped(out, base, valid, s_vec, s_prefix);
+    } else {
+      // Scatter: each flagged element's index goes to its position in the scan.
+      unsigned pos = s_prefix + before, first = (unsigned)(base + (size_t)t * LS_ITEMS);
+      for (; flags; flags &= flags - 1) out[pos++] = first + __ffs(flags) - 1;
+    }
+    __syncthreads(); // s_vec, s_prefix and s_next are read before the next tile rewrites them
+    tile = next;
   }
 }
 
@@ -243,16 +304,16 @@ static __device__ __forceinline__ void ls_lookback_tile(int op, int layout, cons
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
 
 static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
-                                                void *work) {
-  ls_lookback_tile(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, work);
+                                                unsigned span, void *work) {
+  ls_lookback_tiles(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, span, work);
 }
 static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
-                                                 void *work) {
-  ls_lookback_tile(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, work);
+                                                 unsigned span, void *work) {
+  ls_lookback_tiles(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, span, work);
 }
 static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
-                                            unsigned tiles, void *work) {
-  ls_lookback_tile(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, work);
+                                            unsigned tiles, unsigned span, void *work) {
+  ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
@@ -262,7 +323,7 @@ static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out
   __shared__ uint4 s_vec[LS_TILE / 4];
   __shared__ unsigned s_warp[LS_WARPS];
   size_t base = (size_t)blockIdx.x * LS_TILE;
-  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  int valid = ls_valid(n, base);
   uint4 v[LS_VECS];
   ls_load_tile(in, base, valid, s_vec, v);
   unsigned mine = ls_thread_total(v);
@@ -277,7 +338,7 @@ static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, u
   __shared__ uint4 s_vec[LS_TILE / 4];
   __shared__ unsigned s_warp[LS_WARPS];
   size_t base = (size_t)blockIdx.x * LS_TILE;
-  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  int valid = ls_valid(n, base);
   uint4 v[LS_VECS];
   ls_load_tile(in, base, valid, s_vec, v); // the transpose is not needed for a sum, but keeps one load path
   unsigned mine = ls_thread_total(v);
@@ -326,15 +387,53 @@ size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED)
 
 static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 
+// The grid of a single-pass kernel for `tiles` tiles: as many blocks as fit on
+// the GPU at once (asked once per kernel and device), or one a tile when
+// LS_CFG_PERSISTENT is 0 (a tuning experiment).
+#ifndef LS_CFG_PERSISTENT
+#define LS_CFG_PERSISTENT 1
+#endif
+static cudaError_t ls_grid(const void *kernel, unsigned tiles, unsigned *grid) {
+  static struct {
+    const void *kernel;
+    int device;
+    unsigned blocks;
+  } known[8];
+  *grid = tiles;
+  if (!LS_CFG_PERSISTENT) return cudaSuccess;
+  int device, sms, per_sm;
+  LS_TRY(cudaGetDevice(&device));
+  for (int i = 0; i < 8 && known[i].kernel; i++)
+    if (known[i].kernel == kernel && known[i].device == device) {
+      if (known[i].blocks < tiles) *grid = known[i].blocks;
+      return cudaSuccess;
+    }
+  LS_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  LS_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, LS_THREADS, 0));
+  unsigned blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
+  for (int i = 0; i < 8; i++)
+    if (!known[i].kernel) {
+      known[i].kernel = kernel, known[i].device = device, known[i].blocks = blocks;
+      break;
+    }
+  if (blocks < tiles) *grid = blocks;
+  return cudaSuccess;
+}
+
 // ---------------------------------------------------------------- host: entry points
 
 static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *out, size_t n, void *work) {
   if (n == 0) return cudaSuccess;
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(in) || ls_misaligned(out) || ls_misaligned(work))
     return cudaErrorInvalidValue;
-  unsigned tiles = (unsigned)ls_tiles(n);
-  if (layout == LS_PACKED) ls_scan_packed<<<tiles, LS_THREADS>>>(in, out, n, tiles, work);
-  else ls_scan_acq_rel<<<tiles, LS_THREADS>>>(in, out, n, tiles, work);
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  if (layout == LS_PACKED) {
+    LS_TRY(ls_grid((const void *)ls_scan_packed, tiles, &grid));
+    ls_scan_packed<<<grid, LS_THREADS>>>(in, out, n, tiles, tiles + grid, work);
+  } else {
+    LS_TRY(ls_grid((const void *)ls_scan_acq_rel, tiles, &grid));
+    ls_scan_acq_rel<<<grid, LS_THREADS>>>(in, out, n, tiles, tiles + grid, work);
+  }
   return cudaGetLastError();
 }
 
@@ -382,7 +481,8 @@ cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_ou
 cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
-  unsigned tiles = (unsigned)ls_tiles(n);
-  ls_repeats<<<tiles, LS_THREADS>>>(d_in, d_indices, d_count, n, tiles, d_work);
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  LS_TRY(ls_grid((const void *)ls_repeats, tiles, &grid));
+  ls_repeats<<<grid, LS_THREADS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
 }

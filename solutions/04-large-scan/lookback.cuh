@@ -5,9 +5,10 @@
 #define LS_LOOKBACK_CUH
 
 #define LS_FULL_MASK 0xffffffffu
-#ifndef LS_CFG_RELAXED_TICKET
-#define LS_CFG_RELAXED_TICKET 0 // 1: the ticket without acquire and release (an experiment; see ls_take_ticket)
+#ifndef LS_CFG_LOOKS
+#define LS_CFG_LOOKS 1 // rows of 32 tiles in each look-back window after the first
 #endif
+enum { LS_LOOKS = LS_CFG_LOOKS };
 #ifndef LS_CFG_BACKOFF_NS
 #define LS_CFG_BACKOFF_NS 0 // a pause between polls of a window that is not ready (0: none)
 #endif
@@ -37,12 +38,14 @@ enum ls_tile_status {
 // every slot it reads. The epoch is 30 bits wide, so a slot left unwritten for
 // 2^30 calls could be mistaken for a current one.
 //
-// The workspace starts with this header. Between calls, ticket == start (the
-// next call's first ticket) and epoch is the last call's. A uniform byte fill
-// keeps ticket == start, and for no byte value does a filled slot's tag carry
-// the next epoch (checked for all 256 values).
+// The workspace starts with this header. A call takes `span` tickets: one per
+// tile, and one more per block, the ticket that finds no tile left and ends
+// the block (so span = tiles + blocks, known to every block). Between calls,
+// ticket == start (the next call's first ticket) and the epoch is the last
+// call's. A uniform byte fill keeps ticket == start, and for no byte value
+// does a filled slot's tag carry the next epoch (checked for all 256 values).
 typedef struct ls_header {
-  unsigned ticket;          // incremented once per tile, never reset (wraps: differences stay right)
+  unsigned ticket;          // incremented once per ticket, never reset (wraps: differences stay right)
   unsigned pad;
   unsigned long long start; // low 32 bits: the first ticket of the next call; high 32: the last call's epoch
 } ls_header;
@@ -79,12 +82,6 @@ static __device__ __forceinline__ unsigned ls_ld_acquire32(const void *p) {
 static __device__ __forceinline__ void ls_st_release32(void *p, unsigned v) {
   asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-static __device__ __forceinline__ unsigned ls_atom_add_acq_rel(unsigned *p, unsigned v) {
-  unsigned old;
-  asm volatile("atom.acq_rel.gpu.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  return old;
-}
-
 // How a version keeps its status: a compile-time constant in each kernel.
 enum ls_layout { LS_PACKED, LS_ACQ_REL };
 
@@ -124,12 +121,22 @@ static __device__ __forceinline__ unsigned ls_peek(int layout, const unsigned *s
 }
 
 // Called by warp 0 of the block that owns `tile`, whose sum is `aggregate`.
-// Publishes it, then looks back: lane i watches tile (end - 1 - i), all 32
-// slots read at once; once every lane has something, the lanes up to the
-// nearest PREFIX are added (or all 32, and the window moves 32 tiles back).
-// Returns the sum of every earlier tile, after publishing this tile's PREFIX.
-// Never waits on a tile that has not started: tile ids come from the ticket,
-// so every smaller id belongs to a block that is already running.
+// Publishes it, then looks back over windows of tiles: lane i watches tile
+// end - 1 - i - 32k, k = 0 .. rows - 1, every slot of the window read at once;
+// the first window has one row (32 tiles), the later ones LS_LOOKS rows. The
+// window is summed once every tile up to the nearest PREFIX in it has
+// published something (tiles beyond that PREFIX may still be loading: they
+// are not waited for); with no PREFIX in it, once all have, and the window
+// moves back. Returns the sum of every earlier tile, after publishing this
+// tile's PREFIX. Never waits on a tile that has not started: tile ids come
+// from the ticket, so every smaller id belongs to a block that is already
+// running and works its tiles in increasing order.
+//
+// Why the later windows are wider: every block on the GPU works one tile at a
+// time, so the tiles just before this one are in their own look-backs, and the
+// nearest PREFIX is about one tile per resident block back (528 on an H100).
+// The walk there costs a round trip to L2 a window; tuning-04-h100.txt has
+// the measured effect of LS_LOOKS.
 static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *slots, unsigned tile, unsigned epoch,
                                                        unsigned aggregate) {
   int lane = threadIdx.x & 31;
@@ -140,57 +147,83 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
   if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_AGGREGATE, aggregate);
   unsigned prefix = 0;
   long long end = tile;
+  int rows = 1; // the first window is 32 tiles: its nearest tiles are often still loading
   for (;;) {
-    long long p = end - 1 - lane;
-    unsigned status = LS_PREFIX, value = 0; // before tile 0: nothing to add
+    unsigned status[LS_LOOKS], value[LS_LOOKS];
+    int near;          // the row of the window's nearest PREFIX (LS_LOOKS: none)
+    unsigned near_lane; // its lane in that row
     for (;;) {
-      if (p >= 0) status = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value);
-      if (!__any_sync(LS_FULL_MASK, status == LS_NOT_READY)) break;
+#pragma unroll
+      for (int k = 0; k < LS_LOOKS; k++) {
+        long long p = end - 1 - 32 * k - lane;
+        status[k] = k < rows ? LS_PREFIX : LS_AGGREGATE, value[k] = 0; // before tile 0, or a row not read: add 0
+        if (p >= 0 && k < rows) status[k] = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value[k]);
+      }
+      near = LS_LOOKS, near_lane = 31;
+      bool wait = false;
+#pragma unroll
+      for (int k = 0; k < LS_LOOKS; k++) {
+        unsigned prefixes = __ballot_sync(LS_FULL_MASK, status[k] == LS_PREFIX);
+        unsigned missing = __ballot_sync(LS_FULL_MASK, status[k] == LS_NOT_READY);
+        if (near < LS_LOOKS) continue; // beyond the nearest PREFIX: not needed
+        unsigned before = prefixes ? (prefixes & (0u - prefixes)) - 1 : LS_FULL_MASK; // lanes nearer than it
+        wait |= (missing & before) != 0;
+        if (prefixes) near = k, near_lane = __ffs(prefixes) - 1;
+      }
+      if (!wait) break;
 #if LS_CFG_BACKOFF_NS > 0
       __nanosleep(LS_CFG_BACKOFF_NS); // fewer polls of L2 while the predecessors still load their tiles
 #endif
     }
-    unsigned prefixes = __ballot_sync(LS_FULL_MASK, status == LS_PREFIX);
-    int last = prefixes ? __ffs(prefixes) - 1 : 31; // the nearest PREFIX ends the sum
-    prefix += ls_warp_sum(lane <= last ? value : 0);
-    if (prefixes) break;
-    end -= 32;
+    unsigned mine = 0;
+#pragma unroll
+    for (int k = 0; k < LS_LOOKS; k++) mine += k < near || (k == near && (unsigned)lane <= near_lane) ? value[k] : 0;
+    prefix += ls_warp_sum(mine);
+    if (near < LS_LOOKS) break;
+    end -= 32 * rows;
+    rows = LS_LOOKS;
   }
   if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_PREFIX, prefix + aggregate);
   return prefix;
 }
 
-// Thread 0 takes this block's tile id and the call's epoch (shared through
-// shared memory). The block that takes the last ticket writes the header for
-// the next call; every other block has taken its ticket, and read `start`
-// before it, by then.
-static __device__ __forceinline__ void ls_take_ticket(ls_header *h, unsigned tiles, unsigned *s_tile,
-                                                      unsigned *s_epoch) {
-  if (threadIdx.x == 0) {
-    unsigned long long start = ls_ld_relaxed64(&h->start);
-#if LS_CFG_RELAXED_TICKET
-    // A tuning experiment (tools/tune-04.sh, suffix r), not yet run on a GPU:
-    // no ordering at all. A block that reads `start` after this call's last
-    // block rewrote it sees start + tiles and epoch + 1, so its difference
-    // wraps to tiles or more, and it takes both back.
-    unsigned ticket = atomicAdd(&h->ticket, 1u);
-    unsigned tile = ticket - (unsigned)start;
-    unsigned epoch = (unsigned)(start >> 32) + 1;
-    if (tile >= tiles) tile += tiles, epoch -= 1; // tiles < 2^31, so the two cases cannot meet
-#else
-    // acq_rel: the release half keeps the load of `start` above before this
-    // increment; the last block's acquire half (it reads a value that every
-    // other block's increment led to) keeps its header store below after all
-    // of them. So no block reads the next call's `start`.
-    unsigned ticket = ls_atom_add_acq_rel(&h->ticket, 1);
-    unsigned tile = ticket - (unsigned)start;
-    unsigned epoch = (unsigned)(start >> 32) + 1;
-#endif
-    if (tile == tiles - 1) ls_st_relaxed64(&h->start, ((unsigned long long)epoch << 32) | (ticket + 1));
-    *s_tile = tile;
-    *s_epoch = epoch;
-  }
-  __syncthreads(); // the tile id and the epoch are in shared memory before anyone reads them
+// The tickets. Thread 0 of a block reads `start` once and takes its first
+// ticket; its later tickets are one atomicAdd each. Both accesses are relaxed:
+// the ticket counter is one word, so its increments are ordered among
+// themselves without any fence. The block that takes the call's last ticket
+// (the span-th) writes `start` for the next call. Nothing orders that write
+// before another block's read of `start`, so a block may in principle read
+// the next call's value, start + span with epoch + 1; its first ticket then
+// wraps to span or more below it, which cannot happen otherwise (span <
+// 2^31), and the block takes both back.
+typedef struct ls_tickets {
+  unsigned start; // this call's first ticket
+  unsigned epoch; // this call's epoch
+  unsigned span;  // tickets this call takes
+} ls_tickets;
+
+// The ticket's place in this call: a tile below `tiles`, none at or above. The
+// block that takes the call's last ticket writes `start` for the next call.
+static __device__ __forceinline__ unsigned ls_ticket_place(ls_header *h, const ls_tickets *k, unsigned ticket) {
+  unsigned place = ticket - k->start;
+  if (place == k->span - 1) ls_st_relaxed64(&h->start, ((unsigned long long)k->epoch << 32) | (ticket + 1));
+  return place;
+}
+
+// Thread 0 only: the block's first ticket's place, and the call's tickets in *k.
+static __device__ __forceinline__ unsigned ls_first_ticket(ls_header *h, unsigned span, ls_tickets *k) {
+  unsigned long long start = ls_ld_relaxed64(&h->start);
+  unsigned ticket = atomicAdd(&h->ticket, 1u);
+  k->start = (unsigned)start;
+  k->epoch = (unsigned)(start >> 32) + 1;
+  k->span = span;
+  if (ticket - k->start >= span) k->start -= span, k->epoch -= 1; // read the next call's start: take it back
+  return ls_ticket_place(h, k, ticket);
+}
+
+// Thread 0 only: the block's next ticket's place.
+static __device__ __forceinline__ unsigned ls_next_ticket(ls_header *h, const ls_tickets *k) {
+  return ls_ticket_place(h, k, atomicAdd(&h->ticket, 1u));
 }
 
 #endif

@@ -2,18 +2,19 @@
 //
 // One kernel draws the whole frame. Thread-to-data mapping: one block of
 // RT_THREADS threads per RT_TILE x RT_TILE tile of pixels; thread t owns the
-// pixels of column t % 32 at rows t / 32 + 8k (k = 0..3), so a warp writes
-// one 512-byte row segment at a time. The block walks the circles in chunks
-// of RT_CHUNK, in index order:
-//   1. test: each thread tests 4 circles of the chunk against the tile
-//      (circle i = chunk + j * RT_THREADS + t, j = 0..3: coalesced loads);
+// RT_PIXELS pixels of column t % 32 at rows t / 32 + RT_ROWS k, so a warp
+// writes one 512-byte row segment at a time. The block walks the circles in
+// chunks of RT_CHUNK, in index order:
+//   1. test: each thread tests RT_PER_THREAD circles of the chunk against the
+//      tile (circle i = chunk + j * RT_THREADS + t: coalesced loads);
 //   2. scan: an exclusive scan of the hit flags in index order gives every
 //      hit its slot: within a warp by ballot and popc, across warps and j by
 //      a scan of the 32 warp counts kept in shared memory;
 //   3. compact: each hit writes its circle (x, y, r, rgb) to its slot of the
 //      shared list, which therefore holds the tile's circles of this chunk in
-//      increasing index;
-//   4. blend: every thread blends its 4 pixels over the list, in registers.
+//      increasing index; two 16-byte entries, so the blend reads a circle
+//      with one shared load and its colour with one more;
+//   4. blend: every thread blends its pixels over the list, in registers.
 // After the last chunk each pixel is written once. No workspace, no atomics:
 // the order comes from the scan, and a pixel has one writer.
 // Cost per frame: every block reads every circle's x, y, r (12 n bytes, from
@@ -22,12 +23,20 @@
 // ANSWERS.md discusses the alternatives (global per-tile lists, two levels).
 #include "renderer.h"
 
-#define RT_TILE 32                              // tile side in pixels
-#define RT_THREADS 256                          // 8 warps per block
-#define RT_ROWS (RT_THREADS / RT_TILE)          // 8 rows of threads
-#define RT_PIXELS (RT_TILE * RT_TILE / RT_THREADS) // 4 pixels per thread
-#define RT_PER_THREAD 4                         // circles tested per thread per chunk
-#define RT_CHUNK (RT_THREADS * RT_PER_THREAD)   // 1024 circles per chunk
+// The shape can be changed from the compiler's command line for tuning
+// experiments (-DRT_CFG_THREADS=128 -DRT_CFG_PER_THREAD=2).
+#ifndef RT_CFG_THREADS
+#define RT_CFG_THREADS 256 // threads a block: 64, 128, 256, 512 or 1024
+#endif
+#ifndef RT_CFG_PER_THREAD
+#define RT_CFG_PER_THREAD 4 // circles each thread tests a chunk
+#endif
+#define RT_TILE 32                                 // tile side in pixels
+#define RT_THREADS RT_CFG_THREADS                  // threads a block
+#define RT_ROWS (RT_THREADS / RT_TILE)             // rows of threads
+#define RT_PIXELS (RT_TILE * RT_TILE / RT_THREADS) // pixels a thread
+#define RT_PER_THREAD RT_CFG_PER_THREAD            // circles tested by a thread a chunk
+#define RT_CHUNK (RT_THREADS * RT_PER_THREAD)      // circles a chunk
 #define RT_WARPS (RT_THREADS / 32)
 // A circle is tested against the tile's rectangle of pixel centres grown by
 // this much (in image units), so that float rounding can never drop a circle
@@ -50,9 +59,9 @@ static __device__ __forceinline__ int rt_hits(float cx, float cy, float r, float
 
 extern "C" __global__ void __launch_bounds__(RT_THREADS) render_image(render_scene s, int width, int height,
                                                                       float4 *image) {
-  // The compacted list of this chunk's circles that touch the tile.
-  __shared__ float list_x[RT_CHUNK], list_y[RT_CHUNK], list_r[RT_CHUNK];
-  __shared__ float list_rgb[3][RT_CHUNK];
+  // The compacted list of this chunk's circles that touch the tile: (x, y, r)
+  // and (red, green, blue), each padded to 16 bytes.
+  __shared__ float4 list_circle[RT_CHUNK], list_rgb[RT_CHUNK];
   __shared__ int warp_hits[RT_PER_THREAD][RT_WARPS]; // hits per (j, warp): what the scan adds up
 
   const int t = threadIdx.x, lane = t % 32, warp = t / 32;
@@ -73,7 +82,7 @@ extern "C" __global__ void __launch_bounds__(RT_THREADS) render_image(render_sce
   }
 
   for (int chunk = 0; chunk < s.n; chunk += RT_CHUNK) {
-    // 1. test: circle chunk + j * RT_THREADS + t for j = 0..3.
+    // 1. test: circle chunk + j * RT_THREADS + t for j = 0 .. RT_PER_THREAD - 1.
     int hit[RT_PER_THREAD];
 #pragma unroll
     for (int j = 0; j < RT_PER_THREAD; j++) {
@@ -108,22 +117,20 @@ extern "C" __global__ void __launch_bounds__(RT_THREADS) render_image(render_sce
     for (int j = 0; j < RT_PER_THREAD; j++) {
       if (!hit[j]) continue;
       int i = chunk + j * RT_THREADS + t, k = slot[j];
-      list_x[k] = s.x[i];
-      list_y[k] = s.y[i];
-      list_r[k] = s.r[i];
-      list_rgb[0][k] = s.rgb[3 * i];
-      list_rgb[1][k] = s.rgb[3 * i + 1];
-      list_rgb[2][k] = s.rgb[3 * i + 2];
+      list_circle[k] = make_float4(s.x[i], s.y[i], s.r[i], 0.0f);
+      list_rgb[k] = make_float4(s.rgb[3 * i], s.rgb[3 * i + 1], s.rgb[3 * i + 2], 0.0f);
     }
     __syncthreads(); // the list is complete before anyone blends from it
     // 4. blend, in list order = index order. Every thread reads the same entry: a broadcast.
     for (int k = 0; k < total; k++) {
-      float cx = list_x[k], cy = list_y[k], r = list_r[k];
+      float4 c = list_circle[k];
 #pragma unroll
       for (int m = 0; m < RT_PIXELS; m++) {
-        float d2 = render_dist2(px, py[m], cx, cy);
-        if (render_covers(d2, r))
-          pix[m] = render_blend(pix[m], s.snow, d2, r, list_rgb[0][k], list_rgb[1][k], list_rgb[2][k]);
+        float d2 = render_dist2(px, py[m], c.x, c.y);
+        if (render_covers(d2, c.z)) {
+          float4 rgb = list_rgb[k];
+          pix[m] = render_blend(pix[m], s.snow, d2, c.z, rgb.x, rgb.y, rgb.z);
+        }
       }
     }
   }

@@ -14,16 +14,18 @@
 static __global__ void LS_BOUNDS fault_reverse_tiles(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
                                                      void *work) {
   __shared__ uint4 s_vec[LS_TILE / 4];
-  __shared__ unsigned s_warp[LS_WARPS], s_tile, s_epoch, s_prefix;
-  ls_take_ticket((ls_header *)work, tiles, &s_tile, &s_epoch); // for the epoch; the ticket's tile is ignored
+  __shared__ unsigned s_warp[LS_WARPS], s_prefix;
+  __shared__ ls_tickets s_tickets;
+  if (threadIdx.x == 0) ls_first_ticket((ls_header *)work, tiles, &s_tickets); // for the epoch; the tile is ignored
+  __syncthreads(); // the epoch is in shared memory before anyone reads it
   unsigned tile = tiles - 1 - blockIdx.x;
   size_t base = (size_t)tile * LS_TILE;
-  int valid = n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+  int valid = ls_valid(n, base);
   uint4 v[LS_VECS];
   ls_load_tile(in, base, valid, s_vec, v);
   unsigned aggregate, before = ls_block_exclusive(ls_thread_total(v), s_warp, &aggregate);
   if (threadIdx.x < 32) {
-    unsigned prefix = ls_look_back(LS_PACKED, (unsigned *)((ls_header *)work + 1), tile, s_epoch, aggregate);
+    unsigned prefix = ls_look_back(LS_PACKED, (unsigned *)((ls_header *)work + 1), tile, s_tickets.epoch, aggregate);
     if (threadIdx.x == 0) s_prefix = prefix;
   }
   __syncthreads(); // the prefix is in shared memory before anyone reads it
