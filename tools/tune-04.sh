@@ -11,7 +11,7 @@
 # between polls), wK (K rows of 32 tiles in each look-back window after the
 # first; without it the reference's 1) and n (no persistent blocks: one
 # block a tile, as the reference was before 2026-11-23).
-# 256x16x4 is the reference's own shape. The default shapes are its neighbours:
+# 512x16x2 is the reference's own shape. The default shapes are its neighbours:
 # one block a tile, a wider window, other shapes and a back-off
 # (docs/results/tuning-04-h100.txt). `build` writes build/tune-04/
 # (make gpu-carry packs it); `run` times each at 2^24 and 2^28, every rep
@@ -24,7 +24,7 @@ dir=build/tune-04
 case ${1:-} in
   build)
     shift
-    shapes=${*:-256x16x4n 256x16x4 256x16x4w2 256x16x5 512x16x2 128x16x8 256x16x4s64}
+    shapes=${*:-512x16x2 512x16x2n 512x16x2w4 512x20x2 256x16x4 128x16x8 512x16x2s64}
     [ -f build/lib/libharness.a ] || { echo "tune-04: build/lib/libharness.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
     mkdir -p "$dir"
     for s in $shapes; do

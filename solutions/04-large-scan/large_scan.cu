@@ -12,13 +12,13 @@
 //   hierarchical        scan the tiles, scan the tile sums recursively, add the
 //                       scanned sums back: 4n elements moved, 2 launches a level.
 //   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
-//                       n / 4096), scan each tile again starting from its sum: 3n.
+//                       n / 8192), scan each tile again starting from its sum: 3n.
 //   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
 //                       set flag's index scattered to its scanned position: n read.
 //
 // Layers, as in CUB: tile loading and storing (through shared memory, so that
 // global accesses are 16-byte vectors and coalesced), the block scan (warp
-// shuffles, then the 8 warp totals), the look-back (one warp: lookback.cuh),
+// shuffles, then the 16 warp totals), the look-back (one warp: lookback.cuh),
 // the kernels, and the host entry points, which only launch and return errors.
 #include <stdint.h>
 
@@ -27,22 +27,25 @@
 
 // ---------------------------------------------------------------- tile shape
 
-// 256 threads x 16 consecutive elements: a tile of 4096 (16 KiB). 16 elements
-// a thread are four 16-byte loads in flight per thread, enough to cover DRAM
-// latency on an H100 with 4 or more blocks per SM; the 4096-element tile keeps the
-// look-back short (2^24 elements are 4096 tiles) and the status array small.
+// 512 threads x 16 consecutive elements: a tile of 8192 (32 KiB), two blocks
+// an SM. 16 elements a thread are four 16-byte loads in flight per thread,
+// and with the next tile's loads issued before the look-back (below) that
+// covers DRAM latency on an H100. Of the shapes measured (256 x 16 with 4
+// blocks an SM, 128 x 16 with 8, 512 x 20 with 2, ...: tuning-04-h100.txt)
+// this was the fastest at 2^24 and 2^28: the look-back, not the loads, sets
+// the pace, and fewer, larger tiles give it fewer tiles to wait for.
 //
 // The shape and the look-back's pause can be changed from the compiler's
 // command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
 // are the shape described here.
 #ifndef LS_CFG_THREADS
-#define LS_CFG_THREADS 256 // threads a block: a multiple of 32
+#define LS_CFG_THREADS 512 // threads a block: a multiple of 32
 #endif
 #ifndef LS_CFG_ITEMS
 #define LS_CFG_ITEMS 16 // elements a thread: a multiple of 4
 #endif
 #ifndef LS_CFG_MIN_BLOCKS
-#define LS_CFG_MIN_BLOCKS 4 // blocks an SM must fit (__launch_bounds__)
+#define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__)
 #endif
 enum {
   LS_THREADS = LS_CFG_THREADS,
@@ -63,8 +66,8 @@ static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
 
 // ---------------------------------------------------------------- loading and storing a tile
 
-// Shared-memory position of vector c (0..1023) of a tile. Loads write vector
-// j * 256 + t (8 consecutive threads: 8 consecutive vectors); the scan reads
+// Shared-memory position of vector c (0 .. LS_TILE / 4 - 1) of a tile. Loads write vector
+// j * LS_THREADS + t (8 consecutive threads: 8 consecutive vectors); the scan reads
 // vectors 4t .. 4t + 3. A 16-byte access is served 8 threads at a time, so 8
 // threads must fall in 8 different 16-byte bank groups: XOR-ing c's low three
 // bits with its bits 3..5 permutes each aligned group of 8 (the loads stay
@@ -77,7 +80,7 @@ static __device__ __forceinline__ int ls_valid(size_t n, size_t base) {
 }
 
 // Issues the loads of tile `base` of in, `valid` elements (the rest read as 0),
-// striped: v[j] of thread t is vector j * 256 + t of the tile, so a warp reads
+// striped: v[j] of thread t is vector j * LS_THREADS + t of the tile, so a warp reads
 // 512 contiguous bytes an instruction. Nothing waits for them until v is used.
 static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_t base, int valid, uint4 v[LS_VECS]) {
   int t = threadIdx.x;
@@ -162,7 +165,7 @@ static __device__ __forceinline__ unsigned ls_thread_total(const uint4 v[LS_VECS
 // ---------------------------------------------------------------- block scan
 
 // Exclusive scan of one value per thread over the block; *total gets the sum
-// of all 256. Five shuffle steps in each warp, one barrier, then each thread
+// of all LS_THREADS. Five shuffle steps in each warp, one barrier, then each thread
 // adds the totals of the warps before its own (8 broadcast reads).
 static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsigned *s_warp, unsigned *total) {
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -173,7 +176,7 @@ static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsign
     if (lane >= d) inc += y;
   }
   if (lane == 31) s_warp[warp] = inc;
-  __syncthreads(); // the 8 warp totals are written before any thread reads them
+  __syncthreads(); // the warp totals are written before any thread reads them
   unsigned before = 0, all = 0;
 #pragma unroll
   for (int w = 0; w < LS_WARPS; w++) {
@@ -243,8 +246,8 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
 //   4. warp 0 publishes the tile's sum and looks back (lookback.cuh);
 //   5. the results, plus the prefix, go out.
 // So a block waiting on the look-back still has a tile of loads in flight, and
-// the ticket's round trip to L2 hides behind DRAM latency. Per tile: 4096
-// elements read once (16-byte loads); for a scan, 4096 written once; one
+// the ticket's round trip to L2 hides behind DRAM latency. Per tile: 8192
+// elements read once (16-byte loads); for a scan, 8192 written once; one
 // status slot written twice; the look-back reads 32 slots per window.
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
@@ -300,7 +303,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   }
 }
 
-// At most 64 registers a thread, so 4 blocks (1024 threads) fit on each SM.
+// At most 64 registers a thread, so LS_CFG_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
 
 static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
@@ -317,7 +320,7 @@ static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indice
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
-// writes the tile's sum to sums[b] when sums is given. 4096 read, 4096 written.
+// writes the tile's sum to sums[b] when sums is given. 8192 read, 8192 written.
 static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
                                                const unsigned *carry) {
   __shared__ uint4 s_vec[LS_TILE / 4];
@@ -333,7 +336,7 @@ static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out
   ls_store_tile(out, base, valid, s_vec, v);
 }
 
-// Block b writes the sum of tile b to sums[b]: 4096 read, 4 bytes written.
+// Block b writes the sum of tile b to sums[b]: 8192 read, 4 bytes written.
 static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, unsigned *sums) {
   __shared__ uint4 s_vec[LS_TILE / 4];
   __shared__ unsigned s_warp[LS_WARPS];
@@ -347,11 +350,11 @@ static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, u
   if (threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
-// out[i] += carry[i / 4096], four elements a thread (16-byte accesses).
+// out[i] += carry[i / LS_TILE], four elements a thread (16-byte accesses).
 static __global__ void ls_add_carry(unsigned *out, size_t n, const unsigned *carry) {
   size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x, e = v * 4;
   if (e >= n) return;
-  unsigned c = carry[e / LS_TILE]; // 4 divides 4096: the four share a tile
+  unsigned c = carry[e / LS_TILE]; // 4 divides LS_TILE: the four share a tile
   if (e + 4 <= n) {
     uint4 *p = (uint4 *)out + v;
     uint4 a = *p;
