@@ -47,7 +47,7 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
   argv[n++] = cases;
   argv[n++] = "--seed";
   argv[n++] = seed;
-  if (!args->unchecked) argv[n++] = "--check";
+  argv[n++] = "--check";
   argv[n++] = "--result-fd";
   argv[n++] = fd;
   if (args->reps > 0) {
@@ -132,9 +132,8 @@ int harness_judge(const harness_run *h, const char *case_name, const judge_want 
   return 1;
 }
 
-int harness_reference_sane(const harness_run *h, const check_conf *c, const char *variant, int unchecked, char *why,
-                           size_t cap) {
-  judge_want w = {.variant = variant, .allow_unchecked = unchecked || !strcmp(variant, HARNESS_COPY_BASELINE)};
+int harness_reference_sane(const harness_run *h, const check_conf *c, const char *variant, char *why, size_t cap) {
+  judge_want w = {.variant = variant, .allow_unchecked = !strcmp(variant, HARNESS_COPY_BASELINE)};
   for (int i = 0; i < c->n_cases; i++) {
     char got[300];
     if (!harness_judge(h, c->cases[i], &w, got, sizeof got))

@@ -29,7 +29,6 @@ typedef struct harness_args {
   int reps;                /* 0: the case's default */
   char *const *prefix;     /* a tool and its options, NULL-terminated; NULL: none */
   const char *save_failed; /* --save-failed DIR; NULL: none */
-  int unchecked;           /* no --check: the reference's later perf runs (its first one is checked) */
 } harness_args;
 
 /* Runs the harness on the check's cases (--check, results on descriptor 3).
@@ -52,10 +51,9 @@ typedef struct judge_want {
 int harness_judge(const harness_run *h, const char *case_name, const judge_want *w, char *why, size_t cap);
 
 /* Checks that a reference (or baseline) run reported every case of the check
- * correctly for variant and exited 0; else says why not. With unchecked, a run
- * made without --check passes on ok=1 alone (as the copy baseline always does). */
-int harness_reference_sane(const harness_run *h, const check_conf *c, const char *variant, int unchecked, char *why,
-                           size_t cap);
+ * correctly for variant and exited 0; else says why not. Only the copy
+ * baseline may report checked=0 (it has nothing to check). */
+int harness_reference_sane(const harness_run *h, const check_conf *c, const char *variant, char *why, size_t cap);
 
 /* Reads a harness's `--list` (docs/grading.md, the harness protocol): the first
  * line must be exactly "assignment NAME"; the slugs of its variant and baseline

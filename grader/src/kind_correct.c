@@ -82,7 +82,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
   harness_args args = {.bin = a->reference, .seed = a->env->seed, .reps = 1};
   harness_run *ref = harness_run_cases(a, c, &args);
   char why[400];
-  if (!harness_reference_sane(ref, c, c->variant, 0, why, sizeof why)) {
+  if (!harness_reference_sane(ref, c, c->variant, why, sizeof why)) {
     fprintf(s->f, "%s\n", why);
     free(ref);
     return check_finish(r, s, V_ERROR, 0, "%s", why);
