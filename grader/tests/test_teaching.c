@@ -493,6 +493,14 @@ static int list_assignments(char names[][64], int cap) {
   return n;
 }
 
+/* Assignment name's handout (its path in path), which must exist. */
+static char *read_handout(const char *name, char *path, size_t cap) {
+  snprintf(path, cap, "assignments/%s/README.md", name);
+  char *text = read_text(path);
+  ck_assert_msg(text != NULL, "%s is missing", path);
+  return text;
+}
+
 START_TEST(test_handout_stated_points) {
   char names[16][64];
   int n = list_assignments(names, 16);
@@ -500,9 +508,7 @@ START_TEST(test_handout_stated_points) {
     static assignment_conf a;
     load_conf(names[i], &a);
     char path[512], bad[512];
-    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
-    char *text = read_text(path);
-    ck_assert_msg(text != NULL, "%s is missing", path);
+    char *text = read_handout(names[i], path, sizeof path);
     int claims = stated_no_gpu_points(text, no_gpu_points(&a), bad, sizeof bad);
     ck_assert_msg(claims != -1, "%s says %s", path, bad);
     ck_assert_msg(claims >= 1, "%s does not say how many points need no GPU (\"N of the 100 points\")", path);
@@ -525,9 +531,7 @@ START_TEST(test_handout_stated_starter_points) {
     for (int c = 0; c < a.n_checks; c++)
       if (a.checks[c].expect_starter == EXPECT_PASS) pass += a.checks[c].points;
     char path[512];
-    snprintf(path, sizeof path, "assignments/%s/README.md", names[i]);
-    char *text = read_text(path);
-    ck_assert_msg(text != NULL, "%s is missing", path);
+    char *text = read_handout(names[i], path, sizeof path);
     char *all = flatten(text, strlen(text));
     static const char EARNS[] = "untouched starter earns ", AT_MOST[] = "untouched starter scores at most ";
     for (const char *p = strstr(all, EARNS); p; p = strstr(p + 1, EARNS)) {
