@@ -32,8 +32,7 @@
 // and with the next tile's loads issued before the look-back (below) that
 // covers DRAM latency on an H100. Of the shapes measured (256 x 16 with 4
 // blocks an SM, 128 x 16 with 8, 512 x 20 with 2, ...: tuning-04-h100.txt)
-// this was the fastest at 2^24 and 2^28: the look-back, not the loads, sets
-// the pace, and fewer, larger tiles give it fewer tiles to wait for.
+// this was the fastest at 2^24 and 2^28, within 4% of a copy.
 //
 // The shape and the look-back's pause can be changed from the compiler's
 // command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
@@ -118,14 +117,21 @@ static __device__ __forceinline__ void ls_put_own(uint4 *s_vec, const uint4 v[LS
   for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(threadIdx.x * LS_VECS + j)] = v[j];
 }
 
-// The tile in shared memory, plus `add`, to out's tile `base`, striped. The
-// caller's barrier has made every thread's ls_put_own visible.
-static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t base, int valid, const uint4 *s_vec,
+// Thread t's striped vectors of the tile in shared memory. The caller's
+// barrier has made every thread's ls_put_own visible.
+static __device__ __forceinline__ void ls_get_striped(const uint4 *s_vec, uint4 v[LS_VECS]) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(j * LS_THREADS + threadIdx.x)];
+}
+
+// Striped v, plus `add`, to out's tile `base`: a warp writes 512 contiguous
+// bytes an instruction.
+static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t base, int valid, const uint4 v[LS_VECS],
                                                         unsigned add) {
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) {
     int c = j * LS_THREADS + threadIdx.x;
-    uint4 r = s_vec[ls_swizzle(c)];
+    uint4 r = v[j];
     r.x += add, r.y += add, r.z += add, r.w += add;
     if (valid == LS_TILE) {
       ((uint4 *)(out + base))[c] = r;
@@ -147,11 +153,13 @@ static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t b
 }
 
 // The inverse: thread t's 16 results v into out's tile, the same way back.
+// The caller's barrier has ended every read of s_vec since ls_load_tile's.
 static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base, int valid, uint4 *s_vec,
-                                                     const uint4 v[LS_VECS]) {
+                                                     uint4 v[LS_VECS]) {
   ls_put_own(s_vec, v);
   __syncthreads(); // every result is in shared memory before the striped reads
-  ls_store_striped(out, base, valid, s_vec, 0);
+  ls_get_striped(s_vec, v);
+  ls_store_striped(out, base, valid, v, 0);
 }
 
 // The sum of a thread's 16 elements.
@@ -237,18 +245,26 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
 }
 
 // The single-pass kernels. Each block takes tickets until they run out (the
-// grid is what fits on the GPU at once, ls_grid), and works one tile a ticket:
-//   1. thread 0 takes the next ticket while this tile's loads are in flight;
-//   2. the tile goes to the threads' registers, is scanned in the block, and
-//      the results wait in shared memory (a scan) or as 16 flag bits a thread
-//      (find_repeats); v is free again;
-//   3. the next tile's loads are issued, and stay in flight during 4 and 5;
-//   4. warp 0 publishes the tile's sum and looks back (lookback.cuh);
-//   5. the results, plus the prefix, go out.
-// So a block waiting on the look-back still has a tile of loads in flight, and
-// the ticket's round trip to L2 hides behind DRAM latency. Per tile: 8192
+// grid is what fits on the GPU at once, ls_grid), and works on two tiles at a
+// time: `tile`, whose loads are in flight, and `held`, the tile before it,
+// whose results wait in registers for the look-back. Each round:
+//   1. thread 0 takes the next ticket while the tile's loads are in flight;
+//   2. the tile goes to the threads' registers and is scanned in the block,
+//      and thread 0 publishes its sum at once: publishing never waits on
+//      another tile;
+//   3. the next tile's loads are issued into the registers the tile used (its
+//      results wait in shared memory), and stay in flight during 4 and 5;
+//   4. warp 0 looks back for `held` (lookback.cuh), whose sum went out a
+//      round ago, so its predecessors have had a round to publish theirs;
+//   5. held's results, plus its prefix, go out; the tile's results move from
+//      shared memory to the registers held's used (a scan), or stay as 16
+//      flag bits a thread (find_repeats), and the tile becomes `held`.
+// Were a block to look back on a tile as soon as it had published its sum,
+// the tile's predecessors could still be loading: each of them waits for its
+// own block's previous look-back before it publishes, so every look-back
+// would wait on the slowest of its predecessors' blocks. Per tile: 8192
 // elements read once (16-byte loads); for a scan, 8192 written once; one
-// status slot written twice; the look-back reads 32 slots per window.
+// status slot written twice; the look-back reads 32 slots per window row.
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
@@ -261,44 +277,54 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
   __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
   unsigned tile = s_first, epoch = s_tickets.epoch;
-  uint4 v[LS_VECS];
+  unsigned held = tiles, held_sum = 0, held_before = 0, held_flags = 0; // none held yet
+  uint4 v[LS_VECS], r[LS_VECS];                                            // the tile's loads; held's results
   unsigned after = 0;
   if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
-  while (tile < tiles) {
-    if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
-    size_t base = (size_t)tile * LS_TILE;
-    int valid = ls_valid(n, base);
-    ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
-    unsigned next = s_next, flags = 0, mine;
-    if (op == LS_REPEATS) {
-      unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
-      flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
-      mine = __popc(flags);
-    } else {
-      mine = ls_thread_total(v);
+  while (tile < tiles || held < tiles) {
+    unsigned next = tiles, sum = 0, before = 0, flags = 0;
+    if (tile < tiles) {
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
+      size_t base = (size_t)tile * LS_TILE;
+      ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
+      next = s_next;
+      unsigned mine;
+      if (op == LS_REPEATS) {
+        unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
+        flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
+        mine = __popc(flags);
+      } else {
+        mine = ls_thread_total(v);
+      }
+      before = ls_block_exclusive(mine, s_warp, &sum);
+      if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
+      if (op == LS_SCAN) {
+        ls_thread_exclusive(v, before);
+        ls_put_own(s_vec, v);
+      }
+      if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    unsigned aggregate, before = ls_block_exclusive(mine, s_warp, &aggregate);
-    if (op == LS_SCAN) {
-      ls_thread_exclusive(v, before);
-      ls_put_own(s_vec, v);
-    }
-    if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
-    if (t < 32) {                                           // 4
-      unsigned prefix = ls_look_back(layout, slots, tile, epoch, aggregate);
+    if (held < tiles && t < 32) { // 4
+      unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
       if (t == 0) {
         s_prefix = prefix;
-        if (op == LS_REPEATS && tile == tiles - 1) *count = prefix + aggregate; // the last tile knows the total
+        if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
       }
     }
-    __syncthreads(); // the prefix and every thread's results are in shared memory before anyone reads them
-    if (op == LS_SCAN) {                                    // 5
-      ls_store_striped(out, base, valid, s_vec, s_prefix);
-    } else {
-      // Scatter: each flagged element's index goes to its position in the scan.
-      unsigned pos = s_prefix + before, first = (unsigned)(base + (size_t)t * LS_ITEMS);
-      for (; flags; flags &= flags - 1) out[pos++] = first + __ffs(flags) - 1;
+    __syncthreads(); // held's prefix and the tile's results are in shared memory before anyone reads them
+    if (held < tiles) { // 5
+      size_t base = (size_t)held * LS_TILE;
+      if (op == LS_SCAN) {
+        ls_store_striped(out, base, ls_valid(n, base), r, s_prefix);
+      } else {
+        // Scatter: each flagged element's index goes to its position in the scan.
+        unsigned pos = s_prefix + held_before, first = (unsigned)(base + (size_t)t * LS_ITEMS);
+        for (; held_flags; held_flags &= held_flags - 1) out[pos++] = first + __ffs(held_flags) - 1;
+      }
     }
-    __syncthreads(); // s_vec, s_prefix and s_next are read before the next tile rewrites them
+    if (op == LS_SCAN && tile < tiles) ls_get_striped(s_vec, r);
+    __syncthreads(); // s_vec, s_prefix and s_next are read before the next round rewrites them
+    held = tile, held_sum = sum, held_before = before, held_flags = flags;
     tile = next;
   }
 }

@@ -120,31 +120,33 @@ static __device__ __forceinline__ unsigned ls_peek(int layout, const unsigned *s
   return status;
 }
 
-// Called by warp 0 of the block that owns `tile`, whose sum is `aggregate`.
-// Publishes it, then looks back over windows of tiles: lane i watches tile
-// end - 1 - i - 32k, k = 0 .. rows - 1, every slot of the window read at once;
-// the first window has one row (32 tiles), the later ones LS_LOOKS rows. The
-// window is summed once every tile up to the nearest PREFIX in it has
-// published something (tiles beyond that PREFIX may still be loading: they
-// are not waited for); with no PREFIX in it, once all have, and the window
-// moves back. Returns the sum of every earlier tile, after publishing this
-// tile's PREFIX. Never waits on a tile that has not started: tile ids come
-// from the ticket, so every smaller id belongs to a block that is already
-// running and works its tiles in increasing order.
+// Thread 0 of the block that owns `tile`, once the tile's sum is known:
+// AGGREGATE, or for tile 0, which has no predecessors, PREFIX at once.
+static __device__ __forceinline__ void ls_publish_aggregate(int layout, unsigned *slots, unsigned tile,
+                                                            unsigned epoch, unsigned aggregate) {
+  ls_publish(layout, ls_slot(layout, slots, tile), epoch, tile == 0 ? LS_PREFIX : LS_AGGREGATE, aggregate);
+}
+
+// Called by warp 0 of the block that owns `tile`, after ls_publish_aggregate.
+// Looks back over windows of tiles: lane i watches tile end - 1 - i - 32k,
+// k = 0 .. rows - 1, every slot of the window read at once; the first window
+// has one row (32 tiles), the later ones LS_LOOKS rows. The window is summed
+// once every tile up to the nearest PREFIX in it has published something
+// (tiles beyond that PREFIX may still be loading: they are not waited for);
+// with no PREFIX in it, once all have, and the window moves back. Returns the
+// sum of every earlier tile, after publishing this tile's PREFIX. Never waits
+// on a tile that has not started: tile ids come from the ticket, so every
+// smaller id belongs to a block that is already running, and that block
+// publishes its aggregate without waiting on any other tile.
 //
-// Why the later windows are wider: every block on the GPU works one tile at a
-// time, so the tiles just before this one are in their own look-backs, and the
-// nearest PREFIX is about one tile per resident block back (528 on an H100).
-// The walk there costs a round trip to L2 a window; tuning-04-h100.txt has
-// the measured effect of LS_LOOKS.
+// The later windows can be made wider (LS_CFG_LOOKS) for tuning. On the H100
+// every width above one row was slower (tuning-04-h100.txt: at 2^28, 1% with
+// 2 rows, 3% with 4, 12% with 8), before and after the kernels below began to
+// look back a tile late.
 static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *slots, unsigned tile, unsigned epoch,
                                                        unsigned aggregate) {
   int lane = threadIdx.x & 31;
-  if (tile == 0) {
-    if (lane == 0) ls_publish(layout, ls_slot(layout, slots, 0), epoch, LS_PREFIX, aggregate);
-    return 0;
-  }
-  if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_AGGREGATE, aggregate);
+  if (tile == 0) return 0;
   unsigned prefix = 0;
   long long end = tile;
   int rows = 1; // the first window is 32 tiles: its nearest tiles are often still loading

@@ -25,7 +25,9 @@ static __global__ void LS_BOUNDS fault_reverse_tiles(const unsigned *in, unsigne
   ls_load_tile(in, base, valid, s_vec, v);
   unsigned aggregate, before = ls_block_exclusive(ls_thread_total(v), s_warp, &aggregate);
   if (threadIdx.x < 32) {
-    unsigned prefix = ls_look_back(LS_PACKED, (unsigned *)((ls_header *)work + 1), tile, s_tickets.epoch, aggregate);
+    unsigned *slots = (unsigned *)((ls_header *)work + 1);
+    if (threadIdx.x == 0) ls_publish_aggregate(LS_PACKED, slots, tile, s_tickets.epoch, aggregate);
+    unsigned prefix = ls_look_back(LS_PACKED, slots, tile, s_tickets.epoch, aggregate);
     if (threadIdx.x == 0) s_prefix = prefix;
   }
   __syncthreads(); // the prefix is in shared memory before anyone reads it
