@@ -1,6 +1,6 @@
 /* test_instructor.c: the instructor's tools (mk/instructor.mk): make timings on a fake
- * reference, the Gradescope autograder in a fake /autograder tree, and make grade-all
- * over three fake students. The handout has its own file (test_handout.c); make
+ * reference and its --plot from the CSV, the Gradescope autograder in a fake
+ * /autograder tree, and make grade-all over three fake students. The handout has its own file (test_handout.c); make
  * help's entries for all of them are checked with the other targets in test_repo.c.
  * Run from the repo root after `make test-builds`. */
 #include <glob.h>
@@ -123,6 +123,90 @@ static char *run_logged(const char *dir, const char *command, int *rc) {
   ck_assert(log != NULL);
   return log;
 }
+
+/* --plot on the CSV of a sweep, as on a machine without a GPU: the same suggestion
+ * lines as the sweep printed, and the plot beside the CSV. */
+START_TEST(test_timings_plot_from_csv) {
+  ck_assert_int_eq(run_shell("make -s build/tools/timings > /dev/null"), 0);
+  char *dir = make_temp_dir("timings-plot"), path[512], cmd[1024];
+  int rc = run_timings(dir, "", 0);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *sweep_log = read_text(path);
+  ck_assert_msg(rc == 0, "timings exited %d:\n%s", rc, sweep_log);
+  const char *want = strstr(sweep_log, "  suggested perf thresholds");
+  ck_assert_msg(want && strstr(want, "perf-fast") && strstr(want, "full_ratio = 1.15"), "no suggestions:\n%s", sweep_log);
+
+  snprintf(path, sizeof path, "%s/out/nvidia-fake-gpu-x.png", dir);
+  unlink(path); /* the GPU host had no gnuplot */
+  snprintf(cmd, sizeof cmd, "build/tools/timings --plot '%s/out/nvidia-fake-gpu-x.csv' --conf '%s/grade.conf'", dir, dir);
+  char *log = run_logged(dir, cmd, &rc);
+  ck_assert_msg(rc == 0, "--plot exited %d:\n%s", rc, log);
+  const char *got = strstr(log, "  suggested perf thresholds");
+  ck_assert_msg(got && !strcmp(got, want), "--plot printed:\n%s\nthe sweep suggested:\n%s", log, want);
+  if (run_shell("command -v gnuplot > /dev/null") == 0) {
+    unsigned char sig[8] = {0};
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "no plot %s:\n%s", path, log);
+    size_t got_bytes = fread(sig, 1, sizeof sig, f);
+    fclose(f);
+    ck_assert_msg(got_bytes == 8 && !memcmp(sig, "\x89PNG\r\n\x1a\n", 8), "%s is not a PNG:\n%s", path, log);
+  } else
+    ck_assert_msg(strstr(log, "plot skipped: gnuplot is not installed"), "no note:\n%s", log);
+  free(log);
+
+  /* Without --conf: the plot only. */
+  snprintf(cmd, sizeof cmd, "build/tools/timings --plot '%s/out/nvidia-fake-gpu-x.csv'", dir);
+  log = run_logged(dir, cmd, &rc);
+  ck_assert_msg(rc == 0 && !strstr(log, "suggested"), "--plot without --conf exited %d:\n%s", rc, log);
+  free(log);
+  free(sweep_log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A bad CSV is one line naming the file and the line, and exit 2; each is one
+ * change to a CSV that --plot takes. */
+START_TEST(test_timings_plot_refuses_bad_csv) {
+  ck_assert_int_eq(run_shell("make -s build/tools/timings > /dev/null"), 0);
+#define HEADER "gpu,assignment,variant,case,n,runs,best_ms,median_ms,worst_ms,spread\n"
+#define ROW1 "\"NVIDIA Fake GPU (x)\",01-fake,plain,n1k,1000,5,1,1.01,1.02,1.0200\n"
+  static const struct {
+    const char *name, *text; /* text NULL: no such file */
+    int line;                /* 0: good */
+    const char *why;
+  } csvs[] = {
+      {"good", HEADER ROW1 "\"NVIDIA Fake GPU (x)\",01-fake,plain,n1m,1000000,5,2,2,2,1.0000\n", 0, NULL},
+      {"header", "gpu,assignment,variant,case,n,runs,best,median,worst,spread\n" ROW1, 1, "want the header"},
+      {"short", HEADER ROW1 "\"NVIDIA Fake GPU (x)\",01-fake,plain,n1m,1000000,5,2,2,2\n", 3, "9 field(s), want 10"},
+      {"nan", HEADER "\"NVIDIA Fake GPU (x)\",01-fake,plain,n1k,1000,5,fast,1.01,1.02,1.0200\n", 2, "best_ms 'fast'"},
+      {"empty", HEADER, 2, "no rows"},
+      {"missing", NULL, -1, "No such file"},
+  };
+#undef HEADER
+#undef ROW1
+  char *dir = make_temp_dir("timings-badcsv"), path[512], cmd[1024], where[600];
+  for (size_t i = 0; i < sizeof csvs / sizeof csvs[0]; i++) {
+    snprintf(path, sizeof path, "%s/%s.csv", dir, csvs[i].name);
+    if (csvs[i].text) write_text(path, csvs[i].text, 0);
+    snprintf(cmd, sizeof cmd, "build/tools/timings --plot '%s'", path);
+    int rc;
+    char *log = run_logged(dir, cmd, &rc);
+    if (!csvs[i].line) {
+      ck_assert_msg(rc == 0, "%s: exited %d:\n%s", csvs[i].name, rc, log);
+    } else {
+      if (csvs[i].line > 0) snprintf(where, sizeof where, "timings: %s:%d: ", path, csvs[i].line);
+      else snprintf(where, sizeof where, "timings: cannot read %s: ", path);
+      ck_assert_msg(rc == 2, "%s: exited %d, want 2:\n%s", csvs[i].name, rc, log);
+      ck_assert_msg(text_is_one_line(log) && strstr(log, where) && strstr(log, csvs[i].why), "%s: want one line '%s...%s', got:\n%s",
+                    csvs[i].name, where, csvs[i].why, log);
+    }
+    free(log);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
 
 START_TEST(test_make_timings_without_gpu) {
   char *dir = make_temp_dir("timings-nogpu");
@@ -289,6 +373,8 @@ Suite *instructor_suite(void) {
   tcase_set_timeout(t, 300);
   tcase_add_test(t, test_timings_csv_and_thresholds);
   tcase_add_test(t, test_timings_refuses_bad_reference);
+  tcase_add_test(t, test_timings_plot_from_csv);
+  tcase_add_test(t, test_timings_plot_refuses_bad_csv);
   tcase_add_test(t, test_make_timings_without_gpu);
   tcase_add_test(t, test_tune04_refuses);
   tcase_add_test(t, test_gradescope);

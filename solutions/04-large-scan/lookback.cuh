@@ -136,8 +136,9 @@ static __device__ __forceinline__ void ls_publish_aggregate(int layout, unsigned
 // with no PREFIX in it, once all have, and the window moves back. Returns the
 // sum of every earlier tile, after publishing this tile's PREFIX. Never waits
 // on a tile that has not started: tile ids come from the ticket, so every
-// smaller id belongs to a block that is already running, and that block
-// publishes its aggregate without waiting on any other tile.
+// smaller id belongs to a block that is already running. Nor forever: before
+// publishing a tile's aggregate, a block waits at most for its own look-back
+// on an earlier tile, so the smallest tile without a PREFIX always gets one.
 //
 // The later windows can be made wider (LS_CFG_LOOKS) for tuning. On the H100
 // every width above one row was slower (tuning-04-h100.txt: at 2^28, 1% with
