@@ -8,9 +8,9 @@
 // Block b scans tile tiles - 1 - b. The GPU starts blocks roughly in blockIdx
 // order, so the blocks that start first own the last tiles and wait for tiles
 // whose blocks cannot start until a running block ends. With more tiles than
-// fit on the GPU at once (2^24 elements: 4096 tiles) it never ends, and the
-// grader must kill it at the time limit and go on; with few tiles (n65535: 16)
-// every block is resident and the scan is right.
+// fit on the GPU at once (2^24 elements: 2048 tiles of 8192; an H100 holds 264
+// blocks) it never ends, and the grader must kill it at the time limit and go
+// on; with few tiles (n65535: 8) every block is resident and the scan is right.
 static __global__ void LS_BOUNDS fault_reverse_tiles(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
                                                      void *work) {
   __shared__ uint4 s_vec[LS_TILE / 4];
