@@ -23,6 +23,7 @@ Suite *lecture06_suite(void);
 Suite *instructor_suite(void);
 Suite *handout_suite(void);
 Suite *r05_suite(void);
+Suite *sandbox_suite(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
 void write_text(const char *path, const char *text, int exec);

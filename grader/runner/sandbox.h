@@ -1,0 +1,24 @@
+/* sandbox.h: the seccomp filter the runner enters once its CUDA context and buffers exist. */
+#ifndef SCANLAB_SANDBOX_H
+#define SCANLAB_SANDBOX_H
+
+#include <stddef.h>
+
+/* Installs the filter on every thread of the process (the CUDA driver's threads too),
+ * irrevocably; the pid it may still signal is getpid() at this call. Returns 0, or -1 with
+ * a one-line reason in err (e.g. the kernel refused the filter), and then no filter is in
+ * place (PR_SET_NO_NEW_PRIVS may be). */
+int sandbox_enter(char *err, size_t cap);
+
+/* The table of what is denied, for docs and tests: the syscall's name, its number on
+ * this architecture, and why (the attack it stops, and its condition when it is only
+ * partly denied). The filter is built from this table. */
+typedef struct sandbox_rule {
+  const char *name;
+  long nr;
+  const char *why;
+} sandbox_rule;
+extern const sandbox_rule sandbox_denied[];
+extern const int sandbox_n_denied;
+
+#endif
