@@ -38,7 +38,7 @@ endif
 PTX_ARCH := compute_75
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Igrader/lib -Igrader/src
-NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Igrader/lib -Igrader/harness
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Igrader/lib -Igrader/runner
 # Course-owned CUDA code is warning-free; a student's file only gets warnings.
 NVCC_STRICT := -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 
@@ -74,22 +74,50 @@ $(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
-# The harness library: the driver and its outputs (C), the CUDA device (harness.cu).
-# What every program linked with it needs besides (libpng for images, static so
-# harnesses run on a GPU host without it).
+# What every program that writes PNG images needs (libpng, static, so programs
+# run on a GPU host without it).
 PNG_LIBS := -l:libpng16.a -l:libz.a -lm
-HARNESS_LIBS := $(PNG_LIBS) -lpthread
-HARNESS_O := $(patsubst grader/harness/%.c,$(B)/lib/%.o,$(wildcard grader/harness/*.c))
-$(B)/lib/%.o: grader/harness/%.c $(wildcard grader/harness/*.h grader/lib/*.h)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igrader/harness -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+# The course library (grader/lib: PRNG, statistics, CPU references, images,
+# scenes) for the lecture examples and tools. Never linked into a runner.
+LIBCOURSE := $(B)/lib/libcourse.a
+$(LIBCOURSE): $(LIB_O)
+	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
-$(B)/lib/harness.o: grader/harness/harness.cu $(wildcard grader/harness/*.h grader/lib/*.h) $(B)/.gencode
+# The untrusted side (grader/runner/): the library every runner links with the
+# student's object. It holds the protocol loop, the sandbox and the CUDA device,
+# and nothing that knows a right answer: no CPU reference, no expected output.
+RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/lib/wire.o
+LIBRUNNER := $(B)/runner/librunner.a
+RUNNER_LIBS := -lpthread
+$(B)/runner/%.o: grader/runner/%.c $(wildcard grader/runner/*.h) grader/lib/wire.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Igrader/runner -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+$(B)/runner/runner_cuda.o: grader/runner/runner_cuda.cu $(wildcard grader/runner/*.h) $(B)/.gencode
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@.tmp$$$$.o && mv -f $@.tmp$$$$.o $@
-
-$(LIBHARNESS): $(LIB_O) $(HARNESS_O) $(B)/lib/harness.o
+$(LIBRUNNER): $(RUNNER_C_O) $(B)/runner/runner_cuda.o
 	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
+
+# The trusted side (grader/judge/): the judge program, with every assignment's
+# spec (assignments/NN/spec.c: cases, inputs, what is right).
+JUDGE := $(B)/grader/judge
+JUDGE_O := $(patsubst grader/judge/%.c,$(B)/judge/%.o,$(wildcard grader/judge/*.c))
+SPEC_O := $(patsubst assignments/%/spec.c,$(B)/judge/spec-%.o,$(wildcard assignments/*/spec.c))
+JUDGE_CFLAGS := $(CFLAGS) -Igrader/judge
+$(B)/judge/%.o: grader/judge/%.c $(wildcard grader/judge/*.h grader/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(JUDGE_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+$(B)/judge/spec-%.o: assignments/%/spec.c $(wildcard assignments/%/*.h grader/judge/*.h grader/lib/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(JUDGE_CFLAGS) -Iassignments/$* -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+ifneq ($(wildcard grader/bin/judge),)
+$(JUDGE): grader/bin/judge
+	@mkdir -p $(@D)
+	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+else
+$(JUDGE): $(JUDGE_O) $(SPEC_O) $(LIBGRADER)
+	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
+endif
 
 $(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
 	@mkdir -p $(@D)
@@ -110,63 +138,80 @@ $(GRADE): $(B)/grader/grade.o $(LIBGRADER)
 	$(CC) -o $@.tmp$$$$ $^ -l:libinih.a -lm && mv -f $@.tmp$$$$ $@
 endif
 
-$(GPUINFO): grader/harness/gpuinfo.cu $(B)/.gencode
+$(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
-# ----------------------------------------------------------------- harness builds
-# build/<src>/<NN>/harness: the assignment's harness with <src>/<NN>'s files
-# compiled into it (the harness #includes them), and harness.ptx for the ptx
-# checks. A failing student build leaves its compiler messages in build.log,
-# which the grader reports as "does not compile". Each output is written to a
+# ----------------------------------------------------------------- runner builds
+# build/<src>/<NN>/student.o: the student's file compiled on its own (never
+# included into course code), then inspected (mk/inspect-student.sh): a build
+# that uses CUB or Thrust, or runs code of its own before the harness calls it,
+# is refused with a one-line reason in `refused`. build/<src>/<NN>/harness: the
+# runner, assignments/<NN>/runner.cu linked with student.o and the runner
+# library. Assignments whose course kernels call the student's __device__
+# functions (RDC_ASSIGNMENTS) use relocatable device code. harness.ptx, for the
+# ptx checks, is the PTX of assignments/<NN>/probe.cu (course probe kernels, then
+# the student's file) or, without a probe, of the student's file alone: text for
+# the grader to count, never run. A failing student build leaves its compiler
+# messages in build.log ("does not compile"). Each output is written to a
 # temporary name and renamed, so that two `make grade` at once never run a
 # half-written binary.
+RDC_ASSIGNMENTS := 01-warp-scan 02-hillis-steele 03-blelloch
+rdc_flag = $(if $(filter $(1),$(RDC_ASSIGNMENTS)),-rdc=true)
+student_cu = $(firstword $(wildcard $(1)/$(2)/*.cu))
 define harness_rules
-$(B)/$(1)/$(2)/harness: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIBHARNESS) $(B)/.gencode
+$(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gencode mk/inspect-student.sh
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@"
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) \
-	  $(HARNESS_LIBS) -o $$$$t > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
-	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; mv -f $$$$t $$@
+	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
+	  -MD -MF $$$$t.d -c $(call student_cu,$(1),$(2)) -o $$$$t.o > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
+	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
+	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin > $$$$t.why; then \
+	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
+	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
+
+$(B)/$(1)/$(2)/harness: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/runner.cu \
+	  $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t >> $$(@D)/build.log 2>&1 \
+	  || { cat $$(@D)/build.log; rm -f $$$$t $$@; echo "$(1)/$(2): the runner does not link" >&2; exit 1; }; mv -f $$$$t $$@
 
 $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
 	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness -Iassignments/$(2) \
-	  -I$(1)/$(2) assignments/$(2)/main.cu -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
+	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Iassignments/$(2) -I$(1)/$(2) \
+	  $(or $(wildcard assignments/$(2)/probe.cu),$(call student_cu,$(1),$(2))) -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
 
-# The bench build: the same harness compiled with -DHX_BENCH, which makes
-# main.cu include assignments/NN/baselines.cu (rows that are not student code,
+# The bench build: the same runner compiled with -DHX_BENCH, which makes
+# runner.cu include assignments/NN/baselines.cu (rows that are not student code,
 # such as CUB's). Only assignments that have baselines.cu get one, so CUB is
 # never compiled into a graded binary nor into the PTX the ptx checks read.
 ifneq ($(wildcard assignments/$(2)/baselines.cu),)
-$(B)/$(1)/$(2)/bench: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIBHARNESS) $(B)/.gencode
+$(B)/$(1)/$(2)/bench: assignments/$(2)/runner.cu assignments/$(2)/baselines.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@ (with baselines)"
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -DHX_BENCH -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/main.cu $(LIBHARNESS) \
-	  $(HARNESS_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -DHX_BENCH -Iassignments/$(2) assignments/$(2)/runner.cu \
+	  $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
 endif
 
-# An optional CPU model (assignments/NN/model.cu): host code that includes the
-# student's file and evaluates it without a GPU (the bank-conflict model of 03).
+# An optional CPU model (assignments/NN/model.cu): host code linked with the
+# student's object, evaluating it without a GPU (the bank-conflict model of 03).
 ifneq ($(wildcard assignments/$(2)/model.cu),)
-$(B)/$(1)/$(2)/model: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*) $(LIB_O) $(B)/.gencode
-	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) -I$(1)/$(2) assignments/$(2)/model.cu $(LIB_O) $(HARNESS_LIBS) \
-	  -o $$$$t 2> $$(@D)/model.log && mv -f $$$$t $$@ || { cat $$(@D)/model.log; rm -f $$$$t $$@; exit 1; }
+$(B)/$(1)/$(2)/model: assignments/$(2)/model.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBCOURSE) $(B)/.gencode
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model.cu $(B)/$(1)/$(2)/student.o \
+	  $(LIBCOURSE) $(PNG_LIBS) -o $$$$t 2> $$(@D)/model.log && mv -f $$$$t $$@ || { cat $$(@D)/model.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
 endif
 endef
 $(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call harness_rules,$(s),$(a)))))
 
-# Everything built from one source tree for one assignment: harness, PTX, model.
+# Everything built from one source tree for one assignment: runner, PTX, model.
 built_from = $(B)/$(1)/$(2)/harness $(B)/$(1)/$(2)/harness.ptx $($(1)_EXTRA_$(2))
-# The binary `make bench` runs: the bench build where there is one, else the harness.
+# The binary `make bench` runs: the bench build where there is one, else the runner.
 bench_bin = $(if $(wildcard assignments/$(2)/baselines.cu),$(B)/$(1)/$(2)/bench,$(B)/$(1)/$(2)/harness)
 ref_bench = assignments/$(1)/ref/$(if $(wildcard assignments/$(1)/baselines.cu),bench,reference)
 STUDENT_BINS := $(foreach a,$(SELECTED),$(call built_from,$(SRC),$(a)))
 REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference $(if $(wildcard assignments/$(a)/baselines.cu),assignments/$(a)/ref/bench))
 
-# The reference binary of a handout: the solutions' harness, built by `make reference`.
+# The reference runner of a handout: the solutions' runner, built by `make reference`.
 assignments/%/ref/reference: $(B)/solutions/%/harness
 	@mkdir -p $(@D)
 	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
@@ -184,14 +229,14 @@ LECTURE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,$(wildcard
 LECTURE_PTX := $(addsuffix .ptx,$(LECTURE_EXAMPLES))
 FIGURE_SCRIPTS := $(wildcard lectures/figures/*.gp)
 
-$(B)/lectures/%: lectures/examples/%.cu $(LIBHARNESS) $(B)/.gencode
+$(B)/lectures/%: lectures/examples/%.cu $(LIBCOURSE) $(B)/.gencode
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< $(LIBHARNESS) $(HARNESS_LIBS) -o $@
+	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< $(LIBCOURSE) $(PNG_LIBS) -lpthread -o $@
 
 # The PTX of an example, for the tests that check what a lecture says it compiles to.
 $(B)/lectures/%.ptx: lectures/examples/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/harness $< -o $@
+	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib $< -o $@
 
 # draw_figures DIR: every figure script, its PNG written into DIR.
 draw_figures = for gp in $(FIGURE_SCRIPTS); do \
@@ -203,7 +248,7 @@ draw_figures = for gp in $(FIGURE_SCRIPTS); do \
 
 all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/harness) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter harnesses
 
-tools: $(GRADE) $(GPUINFO)
+tools: $(GRADE) $(JUDGE) $(GPUINFO)
 
 reference: ## build assignments/NN/ref/reference from solutions/ (instructors)
 ifeq ($(HAVE_SOLUTIONS),)

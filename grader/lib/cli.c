@@ -11,7 +11,8 @@
 
 const char cli_usage[] =
     "usage: harness [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
-    "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n";
+    "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n"
+    "       judge --assignment NAME --runner PATH [the options above] [--call-timeout S] [-- TOOL ARGS...]\n";
 
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
   uint64_t v;
@@ -81,6 +82,12 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
   size_t used = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if (!strcmp(a, "--")) { /* the rest starts the runner */
+      o->prefix = argv + i + 1;
+      o->n_prefix = argc - i - 1;
+      if (!o->n_prefix) return fail(err, cap, "-- needs the command of a tool after it");
+      break;
+    }
     int flag = !strcmp(a, "--check") || !strcmp(a, "--list") || !strcmp(a, "--bench") || !strcmp(a, "--help") ||
                !strcmp(a, "-h");
     if (flag) {
@@ -92,7 +99,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     }
     if (strncmp(a, "--", 2) != 0) return fail(err, cap, "unexpected argument '%.40s'", a);
     static const char *const with_value[] = {"--case", "--variant", "--n", "--seed", "--reps",
-                                             "--warmup", "--out", "--save-failed", "--result-fd"};
+                                             "--warmup", "--out", "--save-failed", "--result-fd",
+                                             "--assignment", "--runner", "--call-timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) known |= !strcmp(a, with_value[k]);
     if (!known) return fail(err, cap, "unknown option '%.40s'", a);
@@ -122,6 +130,17 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     } else if (!strcmp(a, "--save-failed")) {
       if (!*v) return fail(err, cap, "--save-failed: empty folder name");
       o->save_failed = v;
+    } else if (!strcmp(a, "--assignment")) {
+      if (!result_name_ok(v)) return fail(err, cap, "--assignment: bad name '%.40s'", v);
+      o->assignment = v;
+    } else if (!strcmp(a, "--runner")) {
+      if (!*v) return fail(err, cap, "--runner: empty path");
+      o->runner = v;
+    } else if (!strcmp(a, "--call-timeout")) {
+      char *end = NULL;
+      double t = strtod(v, &end);
+      if (!*v || *end || !(t > 0 && t <= 3600)) return fail(err, cap, "--call-timeout: '%.40s' is not a number of seconds in (0, 3600]", v);
+      o->call_timeout_s = t;
     } else { /* --result-fd */
       if (result_parse_u64(v, &u) || u > 1023) return fail(err, cap, "--result-fd: '%.40s' is not a descriptor number", v);
       o->result_fd = (int)u;

@@ -1,10 +1,15 @@
-/* cli.h: the harness command line (docs/grading.md, "The harness protocol"), parsed strictly.
+/* cli.h: the judge's command line (docs/grading.md, "The harness protocol"), parsed strictly.
+ *
+ *   --assignment NAME       the assignment whose spec judges the run (04-large-scan)
+ *   --runner PATH           the runner: the untrusted program with the student's code
+ *   --call-timeout S        seconds one batch of calls may take before the runner is killed (default 20)
+ *   -- CMD...               a tool that starts the runner (compute-sanitizer ...): the runner's path is appended
  *
  *   --case NAME[,NAME...]   named cases from the assignment's case table (repeatable)
  *   --variant SLUG          which version of the student's code to run
  *   --n N --seed S          an ad-hoc input (N may be written 2^K, 2^K+D or 2^K-D)
  *   --reps R --warmup W     timed repetitions, untimed warm-up runs
- *   --check                 compare the output with the CPU reference
+ *   --check                 accepted for older scripts: every call is always compared
  *   --out FILE              write the last output: raw little-endian, or for an image PPM/PNG by the extension
  *   --save-failed DIR       on a wrong case with an image output, write DIR/CASE.{student,expected,diff}.png
  *   --result-fd N           where result lines go (default 1, stdout)
@@ -37,6 +42,11 @@ typedef struct cli_opts {
   const char *save_failed;
   int result_fd;
   int list, help, bench;
+  const char *assignment;
+  const char *runner;
+  double call_timeout_s; /* 0: the default */
+  char **prefix;         /* after --: the tool that starts the runner (NULL: none) */
+  int n_prefix;
   char case_buf[1024]; /* storage for the split --case lists */
 } cli_opts;
 

@@ -36,3 +36,13 @@ void prng_fill_i32(uint64_t seed, int32_t *a, size_t n, int32_t lo, int32_t hi) 
     a[i] = (int32_t)((uint32_t)lo + r);
   }
 }
+
+/* Output i of SplitMix64's stream: the state after i + 1 steps is seed + (i + 1) gamma. */
+static uint64_t prng_at(uint64_t seed, uint64_t i) {
+  prng g = {seed + i * 0x9e3779b97f4a7c15ULL};
+  return prng_next(&g);
+}
+
+void prng_fill_u32(uint64_t seed, uint32_t *a, size_t n) {
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(prng_at(seed, i) >> 32);
+}

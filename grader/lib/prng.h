@@ -25,6 +25,9 @@ uint32_t prng_below(prng *g, uint32_t bound);
 double prng_unit(prng *g);
 /* Fills a[0..n) with integers uniform in [lo, hi] from the stream of `seed`. */
 void prng_fill_i32(uint64_t seed, int32_t *a, size_t n, int32_t lo, int32_t hi);
+/* Fills a[0..n) with the high 32 bits of the stream of `seed`: a[i] depends on
+ * (seed, i) alone, so the judge fills large inputs on all its threads. */
+void prng_fill_u32(uint64_t seed, uint32_t *a, size_t n);
 
 #ifdef __cplusplus
 }

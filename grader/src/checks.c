@@ -44,14 +44,19 @@ static int executable(const char *path, char *why, size_t cap, const char *what)
   return 1;
 }
 
-/* The reference must start and say, on the first line of its --list, that it
- * is the harness of this assignment; its variants and baselines are kept. */
+/* The reference must start and, through the judge, say that it is the runner
+ * of this assignment (the judge checks its HELLO and prints the --list); its
+ * variants and baselines are kept. */
 static void reference_prepare(assignment_ctx *ctx) {
+  if (!executable(ctx->judge, ctx->reference_error, sizeof ctx->reference_error, "judge")) {
+    strncat(ctx->reference_error, " (run `make tools`)", sizeof ctx->reference_error - strlen(ctx->reference_error) - 1);
+    return;
+  }
   if (!executable(ctx->reference, ctx->reference_error, sizeof ctx->reference_error, "reference binary")) {
     strncat(ctx->reference_error, " (run `make reference`)", sizeof ctx->reference_error - strlen(ctx->reference_error) - 1);
     return;
   }
-  char *argv[] = {ctx->reference, "--list", NULL};
+  char *argv[] = {ctx->judge, "--assignment", (char *)ctx->conf->name, "--runner", ctx->reference, "--list", NULL};
   proc_result *p = calloc(1, sizeof *p);
   proc_run(argv, 20 * ctx->env->timeout_scale, p);
   char what[128], why[300];
@@ -101,20 +106,42 @@ static int uses_forbidden(const grade_env *env, const assignment_conf *conf, cha
   return 0;
 }
 
+/* build/<src>/NN/refused, written by the build when mk/inspect-student.sh
+ * refused the student's object ("refused: large_scan.cu uses CUB (...)"):
+ * 1 with its first line in why, or 0 when there is none. */
+static int read_refusal(const char *path, char *why, size_t cap) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[512] = "";
+  int got = fgets(line, sizeof line, f) != NULL;
+  fclose(f);
+  if (!got || !line[0]) return 0;
+  line[strcspn(line, "\n")] = 0;
+  snprintf(why, cap, "%s", line);
+  return 1;
+}
+
 void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf) {
   memset(ctx, 0, sizeof *ctx);
   ctx->env = env;
   ctx->conf = conf;
   snprintf(ctx->dir, sizeof ctx->dir, "%s/assignments/%s", env->root, conf->name);
+  snprintf(ctx->judge, sizeof ctx->judge, "%s/build/grader/judge", env->root);
   snprintf(ctx->student, sizeof ctx->student, "%s/build/%s/%s/harness", env->root, env->src, conf->name);
   snprintf(ctx->ptx, sizeof ctx->ptx, "%s/build/%s/%s/harness.ptx", env->root, env->src, conf->name);
   snprintf(ctx->model, sizeof ctx->model, "%s/build/%s/%s/model", env->root, env->src, conf->name);
   snprintf(ctx->build_log, sizeof ctx->build_log, "%s/build/%s/%s/build.log", env->root, env->src, conf->name);
   snprintf(ctx->reference, sizeof ctx->reference, "%s/assignments/%s/ref/reference", env->root, conf->name);
 
+  char refused[GRADE_PATH_MAX];
+  snprintf(refused, sizeof refused, "%s/build/%s/%s/refused", env->root, env->src, conf->name);
   ctx->student_ok = executable(ctx->student, ctx->student_error, sizeof ctx->student_error, "student binary");
   if (ctx->student_ok && uses_forbidden(env, conf, ctx->student_error, sizeof ctx->student_error)) ctx->student_ok = 0;
-  if (!ctx->student_ok && access(ctx->build_log, R_OK) == 0) output_compile_errors(ctx->build_log, ctx->student_error, sizeof ctx->student_error);
+  if (!ctx->student_ok && read_refusal(refused, ctx->student_error, sizeof ctx->student_error)) {
+    /* the build inspected the student's object and refused it: its reason, not "does not compile" */
+  } else if (!ctx->student_ok && access(ctx->build_log, R_OK) == 0) {
+    output_compile_errors(ctx->build_log, ctx->student_error, sizeof ctx->student_error);
+  }
   if (env->have_gpu) reference_prepare(ctx); /* the reference only matters for checks that run */
 }
 

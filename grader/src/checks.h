@@ -40,8 +40,9 @@ typedef struct assignment_ctx {
   const grade_env *env;
   const assignment_conf *conf;
   char dir[GRADE_PATH_MAX];       /* assignments/NN */
-  char student[GRADE_PATH_MAX];   /* build/<src>/NN/harness */
-  char reference[GRADE_PATH_MAX]; /* assignments/NN/ref/reference */
+  char judge[GRADE_PATH_MAX];     /* build/grader/judge: makes the inputs, checks the outputs (trusted) */
+  char student[GRADE_PATH_MAX];   /* build/<src>/NN/harness: the runner with the student's code (untrusted) */
+  char reference[GRADE_PATH_MAX]; /* assignments/NN/ref/reference: the runner with the solution */
   char ptx[GRADE_PATH_MAX];       /* build/<src>/NN/harness.ptx */
   char model[GRADE_PATH_MAX];     /* build/<src>/NN/model: a CPU program built with the student's file */
   char build_log[GRADE_PATH_MAX];

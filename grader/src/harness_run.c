@@ -30,17 +30,32 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     fprintf(stderr, "grade: out of memory\n");
     exit(1);
   }
-  char cases[CONF_MAX_CASES * CONF_NAME_MAX], seed[32], reps[16], fd[8];
+  char cases[CONF_MAX_CASES * CONF_NAME_MAX], seed[32], reps[16], fd[8], limit[32];
   size_t len = 0;
   cases[0] = 0;
   for (int i = 0; i < c->n_cases; i++) len += (size_t)snprintf(cases + len, sizeof cases - len, "%s%s", i ? "," : "", c->cases[i]);
   snprintf(seed, sizeof seed, "%" PRIu64, args->seed);
   snprintf(reps, sizeof reps, "%d", args->reps);
   snprintf(fd, sizeof fd, "%d", PROC_RESULT_FD);
-  char *argv[48];
+  /* The judge runs the binary (the runner) and checks every call's outputs; a
+   * tool (compute-sanitizer) goes after --, and the judge starts the runner
+   * through it. The judge's own call limit is a little under the check's, so
+   * a hang is reported by the judge, with the case, before the grader's limit. */
+  double limit_s = c->timeout_s * a->env->timeout_scale;
+  snprintf(limit, sizeof limit, "%.3f", limit_s * 0.9 > 1 ? limit_s * 0.9 : 1);
+  char *argv[64];
   int n = 0;
-  for (int i = 0; args->prefix && args->prefix[i] && n < 24; i++) argv[n++] = args->prefix[i];
-  argv[n++] = (char *)args->bin;
+  if (args->direct) {
+    argv[n++] = (char *)args->bin;
+  } else {
+    argv[n++] = (char *)a->judge;
+    argv[n++] = "--assignment";
+    argv[n++] = (char *)a->conf->name;
+    argv[n++] = "--runner";
+    argv[n++] = (char *)args->bin;
+    argv[n++] = "--call-timeout";
+    argv[n++] = limit;
+  }
   argv[n++] = "--variant";
   argv[n++] = (char *)(args->variant ? args->variant : c->variant);
   argv[n++] = "--case";
@@ -62,8 +77,12 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     argv[n++] = "--save-failed";
     argv[n++] = (char *)args->save_failed;
   }
+  if (args->prefix && args->prefix[0] && !args->direct) {
+    argv[n++] = "--";
+    for (int i = 0; args->prefix[i] && n < 62; i++) argv[n++] = args->prefix[i];
+  }
   argv[n] = NULL;
-  proc_run(argv, c->timeout_s * a->env->timeout_scale, &h->p);
+  proc_run(argv, limit_s, &h->p);
   parse_channel(h);
   if (!(h->p.status == PROC_EXITED && h->p.exit_code == 0)) {
     char what[128], tail[220];

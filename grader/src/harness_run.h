@@ -29,6 +29,7 @@ typedef struct harness_args {
   int reps;                /* 0: the case's default */
   char *const *prefix;     /* a tool and its options, NULL-terminated; NULL: none */
   const char *save_failed; /* --save-failed DIR; NULL: none */
+  int direct;              /* run bin itself, not the judge on it (a program that checks its own work) */
 } harness_args;
 
 /* Runs the harness on the check's cases (--check, results on descriptor 3).

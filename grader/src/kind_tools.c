@@ -60,7 +60,7 @@ void kind_model_run(const assignment_ctx *a, const check_conf *c, check_result *
     fprintf(s->f, "model program %s is missing (does the student file compile?)\n", a->model);
     return check_finish(r, s, V_FAIL, 0, "model program missing");
   }
-  harness_args args = {.bin = a->model, .seed = a->env->seed};
+  harness_args args = {.bin = a->model, .seed = a->env->seed, .direct = 1};
   harness_run *st = harness_run_cases(a, c, &args);
   char *text = capture_text(&st->p.out);
   judge_want want = {.variant = c->variant};

@@ -1,26 +1,28 @@
 /* compare.h: how one output element is judged against the CPU reference.
  *
- * The one definition of "this element is right", compiled into the GPU
- * comparison kernel (harness.cu), which checks every timed rep on the device,
- * and into the host code of the driver's tests, so both judge alike:
+ * The one definition of "this element is right", used by the judge (trusted
+ * side: grader/judge/) for every call's outputs, and by the tests:
  *   - int32 / uint32: equal bits;
  *   - float32 and each channel of an rgba32f pixel: |got - expected| <= tol,
  *     and a NaN or infinity in the output is always wrong;
- *   - an element whose mask byte is set is not compared (counted as masked).
- * Course-owned and included into the student's translation unit: hx_ names only. */
+ *   - an element whose mask byte is set is not compared (counted as masked). */
 #ifndef SCANLAB_COMPARE_H
 #define SCANLAB_COMPARE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness.h"
-
-#ifdef __CUDACC__
-#define HX_HD __host__ __device__ __forceinline__
-#else
 #define HX_HD static inline
-#endif
+
+/* The types of outputs. */
+typedef enum hx_type {
+  HX_INT32,   /* compared exactly */
+  HX_UINT32,  /* compared exactly */
+  HX_FLOAT32, /* |got - expected| <= tol; a NaN or infinity always fails */
+  HX_RGBA32F, /* an image of width x height float4 pixels, row 0 at the bottom;
+                 each channel within tol; a pixel whose mask byte is set is not compared */
+  HX_TYPE_COUNT
+} hx_type;
 
 /* The verdict on one element. */
 typedef struct hx_elem_verdict {

@@ -1,0 +1,65 @@
+// runner.cu: the course-owned runner of assignment 04 (large scans). Do not edit.
+//
+// The untrusted side of grading (grader/runner/runner.h): this file and your
+// large_scan.cu, compiled on its own, make build/<src>/04-large-scan/harness.
+// It maps one call's buffers onto your entry point; the judge made the input,
+// and the judge alone compares what your code wrote. Each call is timed as a
+// whole: every launch it makes, and any reset of its workspace. The workspace
+// is allocated once per case, untimed, filled with 0xA5 bytes, and kept
+// between calls, as a caller of a library scan would keep it (large_scan.h
+// states the contract). Every call gets a new input.
+//
+//   build/<src>/04-large-scan/harness --list      (runs the judge on this runner)
+//   build/<src>/04-large-scan/harness --variant decoupled_lookback --case n2^24
+//   build/<src>/04-large-scan/harness --bench     (CUB rows only in the bench build)
+#include "large_scan.h"
+#include "runner.h"
+#include "variants.h"
+
+#define HX04_SLUG(id, slug, summary) slug,
+#define HX04_BSLUG(id, slug, summary, variant) slug,
+static const char *const hx04_slugs[] = {HX04_VARIANT_LIST(HX04_SLUG)
+#ifdef HX_BENCH
+                                             HX04_BASELINE_LIST(HX04_BSLUG)
+#endif
+};
+
+typedef cudaError_t (*hx04_scan_fn)(const unsigned *, unsigned *, size_t, void *);
+static const hx04_scan_fn hx04_scans[] = {exclusive_scan, exclusive_scan_hierarchical, exclusive_scan_lookback_acqrel,
+                                          exclusive_scan_reduce_then_scan};
+static_assert(sizeof hx04_scans / sizeof *hx04_scans == HX04_FIND_REPEATS, "one scan per variant before find_repeats");
+
+#ifdef HX_BENCH
+#include "baselines.cu" // CUB: compiled into the bench build only
+#endif
+
+static size_t hx04_workspace(int variant, uint64_t n, uint64_t param) {
+  (void)param;
+#ifdef HX_BENCH
+  if (variant >= HX04_N_VARIANTS) return hx04_baseline_workspace(variant - HX04_N_VARIANTS, (size_t)n);
+#endif
+  return variant == HX04_FIND_REPEATS ? find_repeats_workspace((size_t)n) : exclusive_scan_workspace((size_t)n);
+}
+
+// The timed region: the variant's entry point. Its error, if any, ends the
+// run with exit 3 and the CUDA error string.
+static void hx04_call(const hx_call *c) {
+  const unsigned *in = (const unsigned *)c->in[0];
+#ifdef HX_BENCH
+  if (c->variant >= HX04_N_VARIANTS) return hx04_run_baseline(c->variant - HX04_N_VARIANTS, c);
+#endif
+  if (c->variant == HX04_FIND_REPEATS)
+    HX_CHECK(find_repeats(in, (size_t)c->n, (unsigned *)c->out[0], (unsigned *)c->out[1], c->work));
+  else
+    HX_CHECK(hx04_scans[c->variant](in, (unsigned *)c->out[0], (size_t)c->n, c->work));
+}
+
+static const hx_runner hx04_runner = {
+    .name = "04-large-scan",
+    .slugs = hx04_slugs,
+    .n_slugs = (int)(sizeof hx04_slugs / sizeof *hx04_slugs),
+    .workspace_bytes = hx04_workspace,
+    .call = hx04_call,
+};
+
+HX_RUNNER_MAIN(hx04_runner)

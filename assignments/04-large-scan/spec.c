@@ -1,0 +1,217 @@
+/* spec.c: what assignment 04 runs and what is right (the judge's side, trusted).
+ *
+ * Inputs. A case has a pool of n + WINDOW_SLACK values drawn from its seed, and
+ * call k scans the window of n values starting at s_k, each plus a constant c_k:
+ *     in_k[i] = pool[s_k + i] + c_k            (mod 2^32)
+ * Every call, warm-ups included, sees another input: the window moves (s_k are
+ * all different within a case) and c_k is fresh, so an output remembered from an
+ * earlier call is wrong, and so are tile sums a scan left in its workspace.
+ *
+ * What is right, without building an expected array per call: with the pool's
+ * prefix sums P[j] = pool[0] + ... + pool[j - 1], the exclusive scan of call k is
+ *     out_k[i] = P[s_k + i] - P[s_k] + i * c_k  (mod 2^32),
+ * and its repeats are the pool's repeats inside the window, shifted by s_k (c_k
+ * changes no equality). So a case costs one pass over the pool, and each call
+ * one pass that writes its input and one that checks its output. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+#include "prng.h"
+#include "variants.h"
+
+/* WINDOW_SLACK is prime and STEP is not a multiple of it: s_k = (s_0 + k STEP)
+ * mod WINDOW_SLACK differs for every k below WINDOW_SLACK. */
+enum { WINDOW_SLACK = 4099, STEP = 1031 };
+
+#define X(id, slug, summary) {slug, summary},
+static const spec_variant variants[] = {HX04_VARIANT_LIST(X)};
+#undef X
+#define X(id, slug, summary, variant) {slug, summary},
+static const spec_variant baselines[] = {HX04_BASELINE_LIST(X)};
+#undef X
+#define X(id, slug, summary, variant) variant,
+static const int baseline_variants[] = {HX04_BASELINE_LIST(X)};
+#undef X
+
+/* The case's param: which values the pool holds. */
+typedef enum input_kind {
+  RANDOM = 0,    /* uniform over all 2^32 values: the sums wrap about every other element */
+  NEAR_2_32 = 1, /* in [2^32 - 256, 2^32 - 1]: every addition wraps (no constant added) */
+  FEW = 2,       /* 16 values near 2^32: about one pair in 16 repeats */
+  DISTINCT = 3,  /* uniform, then nudged so no two neighbours are equal: no repeats */
+  EQUAL = 4,     /* one value: every pair repeats */
+} input_kind;
+
+#define N_2_24 ((uint64_t)1 << 24)
+static const spec_case cases[] = {
+    /* exact correctness over the sizes of the handout (uniform 32-bit values) */
+    {"n0", 0, 1, 20, RANDOM, 0},
+    {"n1", 1, 2, 20, RANDOM, 0},
+    {"n2", 2, 3, 20, RANDOM, 0},
+    {"n1023", 1023, 4, 20, RANDOM, 0},
+    {"n1024", 1024, 5, 20, RANDOM, 0},
+    {"n1025", 1025, 6, 20, RANDOM, 0},
+    {"n65535", 65535, 7, 20, RANDOM, 0},
+    {"n2^24-1", N_2_24 - 1, 8, 20, RANDOM, 0},
+    {"n2^24", N_2_24, 9, 50, RANDOM, 0}, /* the bench case and a perf case */
+    {"n2^24+1", N_2_24 + 1, 10, 20, RANDOM, 0},
+    {"n10^7+3", 10000003, 11, 20, RANDOM, 0},
+    {"n2^26", (uint64_t)1 << 26, 12, 20, RANDOM, 0}, /* a perf case */
+    {"n2^28", (uint64_t)1 << 28, 13, 5, RANDOM, 0},  /* 1 GiB in, 1 GiB out */
+    /* every addition wraps */
+    {"wrap65537", 65537, 14, 20, NEAR_2_32, 0},
+    {"wrap2^24+1", N_2_24 + 1, 15, 20, NEAR_2_32, 0},
+    /* either side of the starter's limit (large_scan.h): right, then wrong */
+    {"tiles2", 2 * HX04_STARTER_TILE, 16, 20, RANDOM, 0},
+    {"tiles2+1", 2 * HX04_STARTER_TILE + 1, 17, 20, RANDOM, 0},
+    /* find_repeats (also on n0, n1, n2) */
+    {"rep-none", 100003, 18, 20, DISTINCT, 0},
+    {"rep-all", 100003, 19, 20, EQUAL, 0},
+    {"rep-few", 1025, 20, 20, FEW, 0},
+    {"rep2^24", N_2_24, 21, 50, FEW, 0}, /* the perf case of find_repeats */
+    {"rep2^24+1", N_2_24 + 1, 22, 20, FEW, 0},
+};
+
+/* The bench's rows: the sizes of the handout's table. */
+static const uint64_t bench_sizes[] = {(uint64_t)1 << 20, (uint64_t)1 << 22, N_2_24, N_2_24 + 1, (uint64_t)1 << 26,
+                                       (uint64_t)1 << 28};
+
+typedef struct state {
+  uint32_t *pool;   /* n + WINDOW_SLACK values */
+  uint32_t *prefix; /* scans: P[0..n + WINDOW_SLACK] */
+  uint64_t *repeats; /* find_repeats: the pool's j with pool[j] == pool[j + 1], increasing */
+  size_t n_repeats;
+  uint64_t s0;
+  int add_constant;
+} state;
+
+static void fill_pool(uint32_t *p, size_t len, uint64_t seed, input_kind kind) {
+  prng_fill_u32(seed, p, len);
+  switch (kind) {
+  case RANDOM: break;
+  case NEAR_2_32: for (size_t i = 0; i < len; i++) p[i] = 0xffffff00u | (p[i] >> 24); break;
+  case FEW: for (size_t i = 0; i < len; i++) p[i] = 0xfffffff0u | (p[i] >> 28); break;
+  case DISTINCT:
+    for (size_t i = 1; i < len; i++)
+      if (p[i] == p[i - 1]) p[i]++; /* differs from p[i - 1] (wrapping too); p[i + 1] is checked next */
+    break;
+  case EQUAL: for (size_t i = 1; i < len; i++) p[i] = p[0]; break;
+  }
+}
+
+static int open_case(judge_case *c, char *err, size_t cap) {
+  if (c->param > EQUAL) return snprintf(err, cap, "input kind %" PRIu64 " is not one of 0..4", c->param), -1;
+  size_t n = (size_t)c->n, len = n + WINDOW_SLACK, room = n ? n : 1;
+  state *s = calloc(1, sizeof *s);
+  uint32_t *pool = malloc(len * sizeof *pool);
+  if (!s || !pool) return snprintf(err, cap, "out of host memory for %zu values", len), free(s), free(pool), -1;
+  fill_pool(pool, len, c->seed, (input_kind)c->param);
+  s->pool = pool;
+  s->s0 = judge_call_seed(c->seed, UINT64_MAX) % WINDOW_SLACK;
+  s->add_constant = c->param != NEAR_2_32;
+  c->n_in = 1;
+  c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = n, .device_count = room};
+  if (c->variant == HX04_FIND_REPEATS) {
+    s->repeats = malloc(len * sizeof *s->repeats);
+    if (!s->repeats) return snprintf(err, cap, "out of host memory"), -1;
+    for (size_t j = 0; j + 1 < len; j++)
+      if (pool[j] == pool[j + 1]) s->repeats[s->n_repeats++] = j;
+    c->n_out = 2;
+    /* every slot is poisoned: nothing past the count may be needed */
+    c->out[0] = (spec_buf){.name = "indices", .type = HX_UINT32, .count = n, .device_count = room};
+    c->out[1] = (spec_buf){.name = "count", .type = HX_UINT32, .count = 1};
+  } else {
+    s->prefix = malloc((len + 1) * sizeof *s->prefix);
+    if (!s->prefix) return snprintf(err, cap, "out of host memory"), -1;
+    s->prefix[0] = 0;
+    for (size_t j = 0; j < len; j++) s->prefix[j + 1] = s->prefix[j] + pool[j];
+    c->n_out = 1;
+    c->out[0] = (spec_buf){.name = "out", .type = HX_UINT32, .count = n, .device_count = room};
+  }
+  c->state = s;
+  return 0;
+}
+
+/* Call k's window start and constant. */
+static void window(const judge_case *c, uint64_t k, size_t *start, uint32_t *add) {
+  const state *s = c->state;
+  *start = (size_t)((s->s0 + k * STEP) % WINDOW_SLACK);
+  *add = s->add_constant ? (uint32_t)(judge_call_seed(c->seed, k) >> 32) : 0;
+}
+
+static void input(judge_case *c, uint64_t k, void *const in[]) {
+  const state *s = c->state;
+  size_t start;
+  uint32_t add;
+  window(c, k, &start, &add);
+  uint32_t *dst = in[0];
+  const uint32_t *src = s->pool + start;
+  for (size_t i = 0; i < c->n; i++) dst[i] = src[i] + add;
+}
+
+static void check_scan(const judge_case *c, size_t start, uint32_t add, const uint32_t *got, spec_verdict *v) {
+  const uint32_t *p = ((const state *)c->state)->prefix + start;
+  uint32_t base = p[0], step = 0;
+  for (size_t i = 0; i < c->n; i++, step += add)
+    if (got[i] != p[i] - base + step) judge_verdict_bad(v, &c->out[0], i);
+}
+
+static void check_repeats(const judge_case *c, size_t start, const uint32_t *indices, const uint32_t *count,
+                          spec_verdict *v) {
+  const state *s = c->state;
+  /* The pool's repeats j with start <= j and j + 1 < start + n. */
+  size_t lo = 0, hi = s->n_repeats;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s->repeats[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t want = 0;
+  for (size_t r = lo; r < s->n_repeats && s->repeats[r] + 1 < start + c->n; r++, want++)
+    if (indices[want] != (uint32_t)(s->repeats[r] - start)) judge_verdict_bad(v, &c->out[0], want);
+  /* The count comes after the indices, as element `want` of the outputs. */
+  if (count[0] != (uint32_t)want) {
+    v->mismatches++;
+    if (v->first_bad < 0 || (uint64_t)v->first_bad > want) v->first_bad = (int64_t)want;
+  }
+}
+
+static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
+  size_t start;
+  uint32_t add;
+  window(c, k, &start, &add);
+  if (c->variant == HX04_FIND_REPEATS) check_repeats(c, start, got[0], got[1], v);
+  else check_scan(c, start, add, got[0], v);
+}
+
+static void close_case(judge_case *c) {
+  state *s = c->state;
+  free(s->pool);
+  free(s->prefix);
+  free(s->repeats);
+  free(s);
+}
+
+const judge_spec judge_spec_04 = {
+    .name = "04-large-scan",
+    .variants = variants,
+    .n_variants = HX04_N_VARIANTS,
+    .cases = cases,
+    .n_cases = (int)(sizeof cases / sizeof *cases),
+    .max_n = HX04_MAX_N,
+    .bench_case = "n2^24",
+    .bench_sizes = bench_sizes,
+    .n_bench_sizes = (int)(sizeof bench_sizes / sizeof *bench_sizes),
+    /* bytes_moved: the default, 8n (find_repeats: n read + 4 bytes a repeat) */
+    .bytes_note = "n ints read + n ints written (find_repeats: n read, 4 bytes per repeat written)",
+    .baselines = baselines,
+    .n_baselines = HX04_N_BASELINES,
+    .baseline_variants = baseline_variants,
+    .open = open_case,
+    .input = input,
+    .check = check,
+    .close = close_case,
+};

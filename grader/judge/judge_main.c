@@ -1,0 +1,504 @@
+/* judge_main.c: the judge, the trusted side of every harness run (judge.h).
+ *
+ *   build/grader/judge --assignment 04-large-scan --runner build/starter/04-large-scan/harness \
+ *       --variant decoupled_lookback --case n2^24 --seed 7 --result-fd 3
+ *
+ * For each case: open it (the spec's buffers and state), send CASE, then warm-up
+ * and timed samples of `batch` calls each. Before a sample the judge writes each
+ * call's input into the shared memory; after it, it compares each call's outputs
+ * itself (the spec's check, or expect + compare.h), warm-ups included. The
+ * result line it writes on --result-fd is the only result the grader reads; the
+ * runner's only word in it is the time. The command line is the harness's
+ * (cli.h), so the grader and a student by hand use it alike. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "judge.h"
+#include "outputs.h"
+#include "prng.h"
+#include "result.h"
+#include "session.h"
+#include "stats.h"
+
+static const int DEFAULT_WARMUP = 2;
+static const double DEFAULT_CALL_TIMEOUT_S = 20;
+static const char COPY_SLUG[] = "copy_d2d";
+enum { SLOT_ALIGN = 256 };
+
+static const judge_spec *spec;
+static session run;
+static const cli_opts *opts;
+
+/* Exit codes: 2 bad arguments; 3 the runner hit a CUDA error (its own line on
+ * stderr says which); 5 the runner died, hung or broke the protocol. */
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s judge: ", spec ? spec->name : "");
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  if (run.pid > 0) session_finish(&run);
+  exit(code);
+}
+
+/* The runner failed during case `name`: say how, and stop. A runner that
+ * exited 3 has printed its CUDA error as the last line of stderr; keep it last. */
+static void runner_failed(const char *name) {
+  session_finish(&run);
+  if (run.exit_code == 3) exit(3);
+  die(5, "case %s: %s", name, run.why);
+}
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) die(3, "out of host memory: %zu bytes wanted", bytes);
+  return p;
+}
+
+/* ---------------------------------------------------------------- the copy row */
+
+/* copy_d2d: the runner copies in[0] to out[0]; the judge checks the bytes. */
+typedef struct copy_state {
+  uint64_t words;
+} copy_state;
+
+static double bytes_moved(uint64_t n, uint64_t param) { return spec->bytes_moved ? spec->bytes_moved(n, param) : 8.0 * (double)n; }
+
+static void copy_fill(uint64_t seed, uint32_t *w, uint64_t n) { prng_fill_u32(seed, w, n); }
+
+static void copy_input(judge_case *c, uint64_t k, void *const in[]) {
+  copy_fill(judge_call_seed(c->seed, k), in[0], c->in[0].count);
+}
+
+static void copy_expect(judge_case *c, uint64_t k, void *const want[], uint8_t *const mask[]) {
+  (void)mask;
+  copy_fill(judge_call_seed(c->seed, k), want[0], c->out[0].count);
+}
+
+static void copy_open(judge_case *c) {
+  uint64_t words = (uint64_t)(bytes_moved(c->n, c->param) / 2 / 4); /* read once, written once */
+  c->n_in = c->n_out = 1;
+  c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = words};
+  c->out[0] = (spec_buf){.name = "copy", .type = HX_UINT32, .count = words};
+}
+
+/* ---------------------------------------------------------------- one case */
+
+typedef struct case_plan {
+  const char *name;
+  uint64_t n, seed, param;
+  int spec_variant;   /* the variant whose inputs and verdict it uses, or WIRE_COPY_VARIANT */
+  int runner_variant; /* the runner's slug index, or WIRE_COPY_VARIANT */
+  const char *slug;
+  int reps, warmup, batch;
+} case_plan;
+
+static size_t align_up(size_t x) { return (x + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN; }
+
+/* The slot of one call: inputs, then outputs, each aligned. */
+static void layout(const judge_case *c, wire_case *w, int batch) {
+  uint64_t off = 0;
+  w->n_in = (uint32_t)c->n_in;
+  w->n_out = (uint32_t)c->n_out;
+  for (int i = 0; i < c->n_in; i++) {
+    size_t b = c->in[i].count * hx_type_bytes(c->in[i].type), d = c->in[i].device_count ? c->in[i].device_count * hx_type_bytes(c->in[i].type) : b;
+    w->in[i] = (wire_buf){off, b, d};
+    off = align_up(off + b);
+  }
+  for (int i = 0; i < c->n_out; i++) {
+    size_t b = c->out[i].count * hx_type_bytes(c->out[i].type), d = c->out[i].device_count ? c->out[i].device_count * hx_type_bytes(c->out[i].type) : b;
+    w->out[i] = (wire_buf){off, b, d};
+    off = align_up(off + b);
+  }
+  w->slot_bytes = off ? off : SLOT_ALIGN;
+  w->batch = (uint32_t)batch;
+  w->shm_bytes = w->slot_bytes * (uint64_t)batch;
+}
+
+static void record_wrong(result_line *res, const spec_verdict *v) {
+  res->mismatches = v->mismatches;
+  res->first_bad = v->first_bad;
+  res->first_x = v->first_x;
+  res->first_y = v->first_y;
+  res->max_err = v->max_err;
+  res->masked = v->masked;
+  res->nonfinite = v->nonfinite;
+}
+
+static void run_case(const case_plan *p, result_line *res) {
+  memset(res, 0, sizeof *res);
+  snprintf(res->case_name, sizeof res->case_name, "%s", p->name);
+  snprintf(res->variant, sizeof res->variant, "%s", p->slug);
+  res->n = p->n;
+  res->seed = p->seed;
+  res->reps = p->reps;
+  res->checked = 1;
+  res->first_bad = res->first_x = res->first_y = -1;
+
+  judge_case c = {.spec = spec, .name = p->name, .n = p->n, .seed = p->seed, .param = p->param, .variant = p->spec_variant};
+  void (*input)(judge_case *, uint64_t, void *const[]) = spec->input;
+  void (*expect)(judge_case *, uint64_t, void *const[], uint8_t *const[]) = spec->expect;
+  void (*check)(judge_case *, uint64_t, const void *const[], spec_verdict *) = spec->check;
+  char err[300];
+  if (p->spec_variant == WIRE_COPY_VARIANT) {
+    copy_open(&c);
+    input = copy_input, expect = copy_expect, check = NULL;
+  } else if (spec->open(&c, err, sizeof err)) {
+    die(2, "case %s: %s", p->name, err);
+  }
+  wire_case w;
+  memset(&w, 0, sizeof w);
+  w.variant = p->runner_variant;
+  w.n = p->n;
+  w.param = p->param;
+  layout(&c, &w, p->batch);
+  uint64_t work = 0;
+  if (session_case(&run, &w, &work)) runner_failed(p->name);
+  res->work_bytes = work;
+
+  /* The expected outputs of one call (expect), private to the judge. */
+  void *want[JUDGE_MAX_BUFS] = {0};
+  uint8_t *mask[JUDGE_MAX_BUFS] = {0};
+  if (!check)
+    for (int i = 0; i < c.n_out; i++) {
+      want[i] = xmalloc(c.out[i].count * hx_type_bytes(c.out[i].type));
+      if (c.out[i].masked) mask[i] = xmalloc(c.out[i].count);
+    }
+  double *ms = xmalloc((size_t)p->reps * sizeof *ms);
+  spec_verdict first_wrong;
+  judge_verdict_init(&first_wrong);
+  uint64_t call = 0;
+  const void *got[JUDGE_MAX_BUFS];
+  for (int sample = 0; sample < p->warmup + p->reps; sample++) {
+    for (int j = 0; j < p->batch; j++) {
+      char *slot = run.shm + (size_t)j * w.slot_bytes;
+      void *in[JUDGE_MAX_BUFS];
+      for (int i = 0; i < c.n_in; i++) in[i] = slot + w.in[i].offset;
+      input(&c, call + (uint64_t)j, in);
+    }
+    double t;
+    if (session_run(&run, (uint32_t)p->batch, &t)) runner_failed(p->name);
+    if (sample >= p->warmup) ms[sample - p->warmup] = t / p->batch;
+    for (int j = 0; j < p->batch; j++, call++) {
+      char *slot = run.shm + (size_t)j * w.slot_bytes;
+      for (int i = 0; i < c.n_out; i++) got[i] = slot + w.out[i].offset;
+      spec_verdict v;
+      judge_verdict_init(&v);
+      if (check) {
+        check(&c, call, got, &v);
+      } else {
+        expect(&c, call, want, mask);
+        for (int i = 0; i < c.n_out; i++) {
+          spec_verdict one;
+          judge_verdict_init(&one);
+          judge_compare(&c.out[i], got[i], want[i], mask[i], &one);
+          v.mismatches += one.mismatches;
+          v.masked += one.masked;
+          v.nonfinite += one.nonfinite;
+          if (one.max_err > v.max_err) v.max_err = one.max_err;
+          if (one.first_bad >= 0 && v.first_bad < 0) v.first_bad = one.first_bad, v.first_x = one.first_x, v.first_y = one.first_y;
+        }
+      }
+      res->verified++;
+      if (!v.mismatches && !v.nonfinite) {
+        if (!res->bad_reps) record_wrong(res, &v); /* the latest right call's masked count */
+        continue;
+      }
+      if (res->bad_reps++) continue;
+      first_wrong = v;
+      if (opts->save_failed && !check && c.out[0].type == HX_RGBA32F &&
+          outputs_save_failed(opts->save_failed, p->name, &c.out[0], got[0], want[0], mask[0], err, sizeof err))
+        die(3, "%s", err);
+    }
+  }
+  if (res->bad_reps) record_wrong(res, &first_wrong);
+  res->ok = res->bad_reps == 0;
+  res->min_ms = stats_min(ms, p->reps);
+  res->median_ms = stats_median(ms, p->reps);
+  /* Event resolution is about half a microsecond; an empty case (n = 0) can
+   * read 0 ms, which the protocol rejects as a time, so floor it. */
+  if (!(res->min_ms > 0)) res->min_ms = 1e-6;
+  if (!(res->median_ms > 0)) res->median_ms = 1e-6;
+  if (opts->out) {
+    int code;
+    const char *last = run.shm + (size_t)(p->batch - 1) * w.slot_bytes + w.out[0].offset;
+    if (outputs_write(opts->out, &c.out[0], last, &code, err, sizeof err)) die(code, "%s", err);
+  }
+  if (session_end_case(&run)) runner_failed(p->name);
+  for (int i = 0; i < c.n_out; i++) free(want[i]), free(mask[i]);
+  free(ms);
+  if (c.spec == spec && p->spec_variant != WIRE_COPY_VARIANT && spec->close) spec->close(&c);
+}
+
+/* ---------------------------------------------------------------- result lines */
+
+static void emit(int fd, const result_line *r) {
+  char line[RESULT_LINE_MAX];
+  int len = result_format(line, sizeof line, r);
+  if (len < 0) die(3, "result line too long");
+  for (const char *p = line; len > 0;) {
+    ssize_t w = write(fd, p, (size_t)len);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) die(3, "cannot write the result line: %s", strerror(errno));
+    p += w;
+    len -= (int)w;
+  }
+  if (r->ok) return;
+  fprintf(stderr, "%s/%s: wrong in %d of %d calls; first wrong call: %" PRIu64 " elements differ, first at %" PRId64,
+          r->case_name, r->variant, r->bad_reps, r->verified, r->mismatches, r->first_bad);
+  if (r->first_x >= 0) fprintf(stderr, " (pixel %" PRId64 ",%" PRId64 ")", r->first_x, r->first_y);
+  if (r->max_err > 0) fprintf(stderr, ", max error %.3g", r->max_err);
+  if (r->nonfinite) fprintf(stderr, ", %" PRIu64 " not finite", r->nonfinite);
+  if (r->masked) fprintf(stderr, ", %" PRIu64 " masked", r->masked);
+  fputc('\n', stderr);
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static int find_variant(const char *slug) {
+  for (int v = 0; v < spec->n_variants; v++)
+    if (!strcmp(spec->variants[v].slug, slug)) return v;
+  return -1;
+}
+
+static const spec_case *find_case(const char *name) {
+  for (int c = 0; c < spec->n_cases; c++)
+    if (!strcmp(spec->cases[c].name, name)) return &spec->cases[c];
+  return NULL;
+}
+
+/* The runner must be this assignment's, with the variants in the spec's order;
+ * slugs after them are the bench build's baselines, in the spec's order too.
+ * Returns how many baselines the runner has. */
+static int check_hello(void) {
+  const wire_hello *h = &run.hello;
+  if (strcmp(h->assignment, spec->name))
+    die(2, "%s is the runner of '%.64s', not of %s", opts->runner, h->assignment, spec->name);
+  if ((int)h->n_slugs < spec->n_variants || (int)h->n_slugs > spec->n_variants + spec->n_baselines)
+    die(2, "the runner has %u variants; the spec has %d (and %d baselines)", h->n_slugs, spec->n_variants, spec->n_baselines);
+  for (int i = 0; i < (int)h->n_slugs; i++) {
+    const char *want = i < spec->n_variants ? spec->variants[i].slug : spec->baselines[i - spec->n_variants].slug;
+    if (strcmp(h->slugs[i], want)) die(2, "the runner's variant %d is '%.64s', the spec's is '%s'", i, h->slugs[i], want);
+  }
+  return (int)h->n_slugs - spec->n_variants;
+}
+
+/* --list, a machine format (docs/grading.md, "The harness protocol"). */
+static void list(int n_baselines) {
+  printf("assignment %s\n", spec->name);
+  for (int v = 0; v < spec->n_variants; v++) printf("variant %s %s\n", spec->variants[v].slug, spec->variants[v].summary);
+  printf("variant %s device-to-device copy of the case's bytes (a baseline, not student code)\n", COPY_SLUG);
+  for (int b = 0; b < n_baselines; b++) printf("baseline %s %s\n", spec->baselines[b].slug, spec->baselines[b].summary);
+  for (int c = 0; c < spec->n_cases; c++) {
+    const spec_case *k = &spec->cases[c];
+    printf("case %s %" PRIu64 " %" PRIu64 " %d %" PRIu64 "\n", k->name, k->n, k->seed, k->reps, k->param);
+  }
+}
+
+/* ---------------------------------------------------------------- --bench */
+
+static void bench_row(const char *name, const char *kind, const char *case_name, uint64_t n, const result_line *res,
+                      double bytes, double copy_ms, double base_ms) {
+  double ms = res->median_ms, x_base = base_ms > 0 ? ms / base_ms : 0.0;
+  char xb[16]; /* against a CPU baseline x_base is tiny: three digits (0.00347), not 0.00 */
+  snprintf(xb, sizeof xb, x_base > 0 && x_base < 0.1 ? "%.3g" : "%.2f", x_base);
+  printf("%-28s %-8s %-14s %12" PRIu64 " %10.4f %9.1f %7.2f %7s %9.1f %4s\n", name, kind, case_name, n, ms,
+         bytes / (ms * 1e-3) / 1e9, ms / copy_ms, xb, (double)res->work_bytes / 1048576.0, res->ok ? "yes" : "NO");
+}
+
+static int baseline_variant(int b) { return spec->baseline_variants ? spec->baseline_variants[b] : 0; }
+
+typedef struct bench_point {
+  const spec_case *k;
+  uint64_t n;
+  char label[RESULT_NAME_MAX]; /* the case's name, or its name at this size ("n2^24@2^20") */
+} bench_point;
+
+static void size_label(uint64_t n, char *out, size_t cap) {
+  int e = 0;
+  while (e < 63 && (1ull << (e + 1)) <= n) e++;
+  if (n && n == (1ull << e)) snprintf(out, cap, "2^%d", e);
+  else if (n && n - (1ull << e) < 1000) snprintf(out, cap, "2^%d+%" PRIu64, e, n - ((uint64_t)1 << e));
+  else snprintf(out, cap, "%" PRIu64, n);
+}
+
+/* What --bench times: --n N; or the cases named with --case; or the bench
+ * case at each of bench_sizes; or each of bench_cases; or the bench case. */
+static int bench_points(bench_point *pts, int cap) {
+  const spec_case *k = spec->bench_case ? find_case(spec->bench_case) : NULL;
+  int n = 0;
+  if (opts->have_n) {
+    pts[n++] = (bench_point){NULL, opts->n, "adhoc"};
+  } else if (opts->n_cases) {
+    for (int i = 0; i < opts->n_cases && n < cap; i++) pts[n++] = (bench_point){find_case(opts->cases[i]), 0, ""};
+  } else if (spec->bench_sizes && k) {
+    for (int i = 0; i < spec->n_bench_sizes && n < cap; i++) {
+      pts[n] = (bench_point){k, spec->bench_sizes[i], ""};
+      char size[32];
+      size_label(spec->bench_sizes[i], size, sizeof size);
+      snprintf(pts[n].label, sizeof pts[n].label, "n%s", size); /* the row's real size, not the case's */
+      n++;
+    }
+  } else if (spec->bench_cases) {
+    for (int i = 0; i < spec->n_bench_cases && n < cap; i++) {
+      const spec_case *c = find_case(spec->bench_cases[i]);
+      if (!c) die(2, "bench_cases names '%s', which is not a case", spec->bench_cases[i]);
+      pts[n++] = (bench_point){c, 0, ""};
+    }
+  } else if (k) {
+    pts[n++] = (bench_point){k, 0, ""};
+  }
+  for (int i = 0; i < n; i++) {
+    if (pts[i].k && !pts[i].n) pts[i].n = pts[i].k->n;
+    if (!pts[i].label[0]) snprintf(pts[i].label, sizeof pts[i].label, "%s", pts[i].k ? pts[i].k->name : "adhoc");
+  }
+  return n;
+}
+
+/* --bench: for each point, the copy of the same bytes (the practical ceiling),
+ * the baselines the runner has, then every variant; every call verified. */
+static int bench(int n_baselines) {
+  int warmup = opts->warmup >= 0 ? opts->warmup : 5;
+  bench_point pts[64];
+  int n_pts = bench_points(pts, 64);
+  if (!n_pts) die(2, "no bench case");
+  char reps_note[48];
+  if (opts->reps > 0 || spec->bench_reps > 0)
+    snprintf(reps_note, sizeof reps_note, "%d samples", opts->reps > 0 ? opts->reps : spec->bench_reps);
+  else
+    snprintf(reps_note, sizeof reps_note, "each case's samples (--list)");
+  printf("# %s bench on %s: median of %s after %d warm-up, every call verified by the judge\n", spec->name, run.hello.device,
+         reps_note, warmup);
+  printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
+         spec->bytes_note ? spec->bytes_note : "n ints read + n ints written",
+         n_baselines ? "its baseline's (the first, or the one of its variant)" : "(no baseline)");
+  printf("%-28s %-8s %-14s %12s %10s %9s %7s %7s %9s %4s\n", "row", "kind", "case", "n", "median_ms", "GB/s", "x_copy",
+         "x_base", "work_MiB", "ok");
+  int all_ok = 1;
+  for (int p = 0; p < n_pts; p++) {
+    const spec_case *k = pts[p].k;
+    uint64_t n = pts[p].n, param = k ? k->param : 0, seed = opts->have_seed ? opts->seed : k ? k->seed : 1;
+    int reps = opts->reps > 0 ? opts->reps : spec->bench_reps > 0 ? spec->bench_reps : k ? k->reps : 50;
+    int batch = k && k->batch > 0 ? k->batch : 1;
+    double bytes = bytes_moved(n, param), copy_ms = 0, base_ms[WIRE_MAX_SLUGS] = {0};
+    int rows = 1 + n_baselines + spec->n_variants;
+    for (int row = 0; row < rows; row++) {
+      case_plan c = {pts[p].label, n, seed, param, WIRE_COPY_VARIANT, WIRE_COPY_VARIANT, COPY_SLUG, reps, warmup, batch};
+      const char *kind = "copy";
+      int base = 0; /* the baseline this row is compared with */
+      if (row > 0 && row <= n_baselines) {
+        int b = row - 1;
+        if (spec->baseline_max_n && n > spec->baseline_max_n[b]) continue; /* too slow at this size */
+        c.spec_variant = baseline_variant(b);
+        c.runner_variant = spec->n_variants + b;
+        c.slug = spec->baselines[b].slug;
+        kind = "baseline";
+        base = b;
+      } else if (row > n_baselines) {
+        int v = row - 1 - n_baselines;
+        c.spec_variant = c.runner_variant = v;
+        c.slug = spec->variants[v].slug;
+        kind = "variant";
+        for (int b = n_baselines - 1; b >= 0; b--)
+          if (baseline_variant(b) == v) base = b;
+      }
+      result_line res;
+      run_case(&c, &res);
+      if (row == 0) copy_ms = res.median_ms;
+      if (!strcmp(kind, "baseline")) base_ms[base] = res.median_ms;
+      bench_row(c.slug, kind, pts[p].label, n, &res, bytes, copy_ms, n_baselines ? base_ms[base] : 0);
+      all_ok &= res.ok;
+    }
+    fflush(stdout);
+  }
+  return all_ok ? 0 : 1;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static const judge_spec *find_spec(const char *name) {
+  for (int i = 0; i < judge_n_specs; i++)
+    if (!strcmp(judge_specs[i]->name, name)) return judge_specs[i];
+  return NULL;
+}
+
+static void start_runner(void) {
+  if (!opts->runner) die(2, "--runner: which runner? (the program built from the student's code)");
+  char *argv[40];
+  int n = 0;
+  for (int i = 0; i < opts->n_prefix && n < 38; i++) argv[n++] = opts->prefix[i];
+  argv[n++] = (char *)opts->runner;
+  argv[n] = NULL;
+  double limit = opts->call_timeout_s > 0 ? opts->call_timeout_s : DEFAULT_CALL_TIMEOUT_S;
+  /* SCANLAB_NO_SANDBOX: the CPU tier's fake runners on machines without seccomp; never set by the grader. */
+  if (session_start(&run, argv, !getenv("SCANLAB_NO_SANDBOX"), (int)(limit * 1000))) runner_failed("(start)");
+}
+
+int main(int argc, char **argv) {
+  static cli_opts o;
+  char err[256];
+  opts = &o;
+  if (cli_parse(argc, argv, &o, err, sizeof err)) {
+    fprintf(stderr, "judge: %s\n%s", err, cli_usage);
+    return 2;
+  }
+  if (o.help) {
+    fputs(cli_usage, stdout);
+    return 0;
+  }
+  if (!o.assignment) die(2, "--assignment: which assignment?");
+  if (!(spec = find_spec(o.assignment))) die(2, "--assignment: no assignment '%s'", o.assignment);
+  int variant = 0, copy = 0;
+  if (o.variant && !strcmp(o.variant, COPY_SLUG)) copy = 1;
+  else if (o.variant && (variant = find_variant(o.variant)) < 0) die(2, "--variant: unknown variant '%s' (--list shows them)", o.variant);
+  if (o.have_n && o.n > spec->max_n) die(2, "--n: %" PRIu64 " is above this assignment's limit %" PRIu64, o.n, spec->max_n);
+  for (int c = 0; c < o.n_cases; c++)
+    if (!find_case(o.cases[c])) die(2, "--case: unknown case '%s' (--list shows them)", o.cases[c]);
+  if (fcntl(o.result_fd, F_GETFD) < 0) die(2, "--result-fd: descriptor %d is not open", o.result_fd);
+  if (o.list && !o.runner) {
+    list(0);
+    return 0;
+  }
+  start_runner();
+  int n_baselines = check_hello();
+  int rc = 0;
+  if (o.list) {
+    list(n_baselines);
+  } else if (o.bench) {
+    rc = bench(n_baselines);
+  } else {
+    int warmup = o.warmup >= 0 ? o.warmup : DEFAULT_WARMUP;
+    const char *slug = copy ? COPY_SLUG : spec->variants[variant].slug;
+    int v = copy ? WIRE_COPY_VARIANT : variant;
+    result_line res;
+    if (o.have_n) {
+      case_plan c = {"adhoc", o.n, o.have_seed ? o.seed : 1, 0, v, v, slug, o.reps > 0 ? o.reps : 10, warmup, 1};
+      run_case(&c, &res);
+      emit(o.result_fd, &res);
+    } else {
+      int all = o.n_cases == 0; /* no --case and no --n: every case in the table */
+      int count = all ? spec->n_cases : o.n_cases;
+      for (int i = 0; i < count; i++) {
+        const spec_case *k = all ? &spec->cases[i] : find_case(o.cases[i]);
+        case_plan c = {k->name, k->n, o.have_seed ? o.seed : k->seed, k->param, v, v, slug, o.reps > 0 ? o.reps : k->reps,
+                       warmup, k->batch > 0 ? k->batch : 1};
+        run_case(&c, &res);
+        emit(o.result_fd, &res);
+      }
+    }
+  }
+  if (session_finish(&run)) {
+    if (run.exit_code == 3) return 3;
+    die(5, "%s", run.why);
+  }
+  return rc;
+}

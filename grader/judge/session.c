@@ -1,0 +1,223 @@
+/* session.c: starting a runner and talking to it (session.h). */
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fail(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(session *s, const char *fmt, ...) {
+  if (!s->dead) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->why, sizeof s->why, fmt, ap);
+    va_end(ap);
+  }
+  s->dead = 1;
+  return -1;
+}
+
+/* How a finished runner ended, into s->why (after `what`). */
+static void describe_end(session *s, int status, const char *what) {
+  char how[160];
+  if (WIFEXITED(status)) {
+    s->exit_code = WEXITSTATUS(status);
+    snprintf(how, sizeof how, "exited with status %d", s->exit_code);
+  } else if (WIFSIGNALED(status)) {
+    snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  } else {
+    snprintf(how, sizeof how, "ended (status %d)", status);
+  }
+  snprintf(s->why, sizeof s->why, "the runner %s%s%s", how, what[0] ? " " : "", what);
+}
+
+/* After a failed read or write: the runner's own end (a crash, exit 3) explains
+ * more than the broken pipe does, so wait a moment for it. */
+static int runner_gone(session *s, const char *during) {
+  int status;
+  for (int i = 0; i < 200; i++) {
+    pid_t r = waitpid(s->pid, &status, WNOHANG);
+    if (r == s->pid) {
+      s->pid = -1;
+      describe_end(s, status, during);
+      s->dead = 1;
+      return -1;
+    }
+    struct timespec t = {0, 10 * 1000 * 1000};
+    nanosleep(&t, NULL);
+  }
+  return fail(s, "the runner stopped answering %s", during);
+}
+
+static int send_cmd(session *s, wire_msg *m, uint32_t op) {
+  m->magic = WIRE_MAGIC;
+  m->op = op;
+  m->seq = ++s->seq;
+  if (wire_send(s->cmd, m)) return runner_gone(s, "while the judge was writing to it");
+  return 0;
+}
+
+static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) {
+  int rc = wire_recv(s->reply, m, s->limit_ms);
+  if (rc == -2) {
+    kill(s->pid, SIGKILL);
+    return fail(s, "the runner gave no answer within %.3g s %s (the call limit): a hang, a deadlock or a very slow call",
+                s->limit_ms / 1000.0, during);
+  }
+  if (rc) return runner_gone(s, during);
+  if (m->magic != WIRE_MAGIC || m->op != op || m->seq != s->seq)
+    return fail(s, "the runner broke the protocol %s: %s (seq %u) where %s (seq %u) was due", during, wire_op_name(m->op),
+                m->seq, wire_op_name(op), s->seq);
+  return 0;
+}
+
+static int move_fd(int fd, int to) {
+  if (fd == to) return fcntl(fd, F_SETFD, 0);
+  return dup2(fd, to) < 0 ? -1 : 0;
+}
+
+int session_start(session *s, char *const argv[], int sandbox, int limit_ms) {
+  memset(s, 0, sizeof *s);
+  s->pid = -1;
+  s->exit_code = -1;
+  s->cmd = s->reply = s->shm_fd = -1;
+  s->limit_ms = limit_ms;
+  signal(SIGPIPE, SIG_IGN); /* a dead runner is an error code, not the judge's death */
+  int to_runner[2], from_runner[2];
+  if (pipe2(to_runner, O_CLOEXEC) || pipe2(from_runner, O_CLOEXEC)) return fail(s, "pipe: %s", strerror(errno));
+  s->shm_fd = memfd_create("scanlab-io", MFD_CLOEXEC);
+  if (s->shm_fd < 0) return fail(s, "memfd_create: %s", strerror(errno));
+  int n = 0;
+  while (argv[n]) n++;
+  char **args = calloc((size_t)n + 3, sizeof *args);
+  if (!args) return fail(s, "out of memory");
+  for (int i = 0; i < n; i++) args[i] = argv[i];
+  args[n] = "--runner-protocol";
+  args[n + 1] = sandbox ? NULL : "--no-sandbox";
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return free(args), fail(s, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    /* Only the protocol's descriptors and stdout/stderr reach the runner: above
+     * all not the judge's result descriptor, which the grader reads. */
+    int keep[3] = {fcntl(to_runner[0], F_DUPFD_CLOEXEC, 64), fcntl(from_runner[1], F_DUPFD_CLOEXEC, 64),
+                   fcntl(s->shm_fd, F_DUPFD_CLOEXEC, 64)};
+    int devnull = open("/dev/null", O_RDONLY);
+    if (keep[0] < 0 || keep[1] < 0 || keep[2] < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
+        move_fd(keep[0], WIRE_FD_CMD) || move_fd(keep[1], WIRE_FD_REPLY) || move_fd(keep[2], WIRE_FD_SHM)) {
+      fprintf(stderr, "judge: cannot set up the runner's descriptors: %s\n", strerror(errno));
+      _exit(127);
+    }
+    for (int fd = WIRE_FD_SHM + 1; fd < 1024; fd++) close(fd);
+    execv(args[0], args);
+    fprintf(stderr, "judge: cannot start the runner %s: %s\n", args[0], strerror(errno));
+    _exit(127);
+  }
+  free(args);
+  s->pid = pid;
+  close(to_runner[0]);
+  close(from_runner[1]);
+  s->cmd = to_runner[1];
+  s->reply = from_runner[0];
+  wire_msg m;
+  /* The first answer includes making the CUDA context: allow for a slow start. */
+  int limit = s->limit_ms;
+  s->limit_ms = limit < 60000 ? 60000 : limit;
+  int rc = recv_reply(s, &m, WIRE_HELLO, "while starting");
+  s->limit_ms = limit;
+  if (rc) return -1;
+  if (m.seq != 0) return fail(s, "the runner's HELLO has seq %u", m.seq);
+  s->hello = m.u.hello;
+  s->hello.assignment[WIRE_NAME - 1] = 0;
+  s->hello.device[sizeof s->hello.device - 1] = 0;
+  if (s->hello.n_slugs > WIRE_MAX_SLUGS) return fail(s, "the runner's HELLO names %u variants", s->hello.n_slugs);
+  for (uint32_t i = 0; i < s->hello.n_slugs; i++) s->hello.slugs[i][WIRE_NAME - 1] = 0;
+  return 0;
+}
+
+int session_case(session *s, wire_case *c, uint64_t *work) {
+  if (s->dead) return -1;
+  if (c->shm_bytes != s->shm_bytes) {
+    if (s->shm) munmap(s->shm, s->shm_bytes);
+    s->shm = NULL;
+    s->shm_bytes = 0;
+    if (ftruncate(s->shm_fd, (off_t)c->shm_bytes))
+      return fail(s, "cannot size the shared memory to %llu bytes: %s", (unsigned long long)c->shm_bytes, strerror(errno));
+    void *p = mmap(NULL, (size_t)c->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_fd, 0);
+    if (p == MAP_FAILED) return fail(s, "cannot map %llu bytes of shared memory: %s", (unsigned long long)c->shm_bytes, strerror(errno));
+    s->shm = p;
+    s->shm_bytes = (size_t)c->shm_bytes;
+  }
+  wire_msg m;
+  memset(&m, 0, sizeof m);
+  m.u.kase = *c;
+  if (send_cmd(s, &m, WIRE_CASE) || recv_reply(s, &m, WIRE_READY, "while opening the case")) return -1;
+  *work = m.u.ready.work_bytes;
+  return 0;
+}
+
+int session_run(session *s, uint32_t calls, double *ms) {
+  if (s->dead) return -1;
+  wire_msg m;
+  memset(&m, 0, sizeof m);
+  m.u.run.calls = calls;
+  if (send_cmd(s, &m, WIRE_RUN) || recv_reply(s, &m, WIRE_DONE, "during a call")) return -1;
+  if (m.u.done.calls != calls) return fail(s, "the runner says it made %u calls, not %u", m.u.done.calls, calls);
+  double t = m.u.done.ms;
+  if (!(t >= 0 && t < 1e9)) return fail(s, "the runner reported a time of %g ms", t);
+  *ms = t;
+  return 0;
+}
+
+int session_end_case(session *s) {
+  if (s->dead) return -1;
+  wire_msg m;
+  memset(&m, 0, sizeof m);
+  return send_cmd(s, &m, WIRE_END);
+}
+
+int session_finish(session *s) {
+  int ok = !s->dead;
+  if (ok) {
+    wire_msg m;
+    memset(&m, 0, sizeof m);
+    send_cmd(s, &m, WIRE_QUIT);
+  }
+  if (s->cmd >= 0) close(s->cmd);
+  if (s->reply >= 0) close(s->reply);
+  s->cmd = s->reply = -1;
+  if (s->pid > 0) {
+    int status = 0;
+    /* A clean runner exits at QUIT; give it the call limit, then kill it. */
+    for (int waited = 0;; waited += 10) {
+      pid_t r = waitpid(s->pid, &status, WNOHANG);
+      if (r == s->pid) break;
+      if (!ok || waited > s->limit_ms) {
+        kill(s->pid, SIGKILL);
+        waitpid(s->pid, &status, 0);
+        if (ok) fail(s, "the runner did not exit after its last case");
+        break;
+      }
+      struct timespec t = {0, 10 * 1000 * 1000};
+      nanosleep(&t, NULL);
+    }
+    s->pid = -1;
+    if (!s->dead && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+      describe_end(s, status, "after its last case");
+      s->dead = 1;
+    }
+  }
+  if (s->shm) munmap(s->shm, s->shm_bytes);
+  if (s->shm_fd >= 0) close(s->shm_fd);
+  s->shm = NULL;
+  s->shm_fd = -1;
+  return s->dead ? -1 : 0;
+}

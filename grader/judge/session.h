@@ -1,0 +1,44 @@
+/* session.h: the judge's end of one runner process (wire.h).
+ *
+ * session_start forks the runner with exactly the descriptors of the protocol
+ * (commands, replies, the shared memory; stdout and stderr are the judge's, so
+ * the grader captures them) and reads its HELLO. Every later step waits at most
+ * the call limit and checks every field it reads: a runner that dies, hangs,
+ * or writes garbage ends the session with a one-line reason in s->why. */
+#ifndef SCANLAB_SESSION_H
+#define SCANLAB_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "wire.h"
+
+typedef struct session {
+  pid_t pid;
+  int cmd, reply, shm_fd;
+  char *shm;
+  size_t shm_bytes;
+  uint32_t seq;
+  int limit_ms; /* how long one reply may take */
+  wire_hello hello;
+  int dead;      /* the runner is gone or broken: why says how */
+  int exit_code; /* when it exited: its code, else -1 */
+  char why[400];
+} session;
+
+/* argv: the command that starts the runner (a tool prefix such as
+ * compute-sanitizer, then the runner's path); session adds --runner-protocol.
+ * Returns 0, or -1 with s->why. */
+int session_start(session *s, char *const argv[], int sandbox, int limit_ms);
+/* Opens a case: sizes the shared memory (s->shm) and sends CASE; the runner's
+ * workspace bytes in *work. 0, or -1 with s->why. */
+int session_case(session *s, wire_case *c, uint64_t *work);
+/* Runs `calls` calls of the open case; their total milliseconds in *ms. */
+int session_run(session *s, uint32_t calls, double *ms);
+int session_end_case(session *s);
+/* QUIT and wait (or, after a failure, kill and wait). Returns 0 when the runner
+ * ended cleanly, else -1 with s->why (how it ended, if it was not said yet). */
+int session_finish(session *s);
+
+#endif

@@ -1,0 +1,58 @@
+/* verdict.c: comparing one call's outputs, and the seed of each call (judge.h). */
+#include "judge.h"
+
+#include <string.h>
+
+#include "prng.h"
+
+uint64_t judge_call_seed(uint64_t seed, uint64_t k) {
+  /* One SplitMix64 step over (seed, k): neighbouring calls get unrelated inputs. */
+  prng g;
+  prng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (k + 1)));
+  return prng_next(&g);
+}
+
+void judge_verdict_init(spec_verdict *v) {
+  memset(v, 0, sizeof *v);
+  v->first_bad = v->first_x = v->first_y = -1;
+}
+
+void judge_verdict_bad(spec_verdict *v, const spec_buf *b, uint64_t i) {
+  v->mismatches++;
+  if (v->first_bad >= 0) return;
+  v->first_bad = (int64_t)i;
+  if (b->type == HX_RGBA32F && b->width > 0) {
+    v->first_x = (int64_t)(i % (uint64_t)b->width);
+    v->first_y = (int64_t)(i / (uint64_t)b->width);
+  }
+}
+
+void judge_compare(const spec_buf *b, const void *got, const void *want, const uint8_t *mask, spec_verdict *v) {
+  if (b->type == HX_INT32 || b->type == HX_UINT32) {
+    /* The common case first: equal bits, found a block at a time. */
+    const uint32_t *g = got, *w = want;
+    size_t i = 0, n = b->count, step = 4096;
+    for (; i < n; i += step) {
+      size_t len = n - i < step ? n - i : step;
+      if (!mask && !memcmp(g + i, w + i, len * 4)) continue;
+      for (size_t j = i; j < i + len; j++) {
+        if (mask && mask[j]) {
+          v->masked++;
+          continue;
+        }
+        if (g[j] != w[j]) judge_verdict_bad(v, b, j);
+      }
+    }
+    return;
+  }
+  for (size_t i = 0; i < b->count; i++) {
+    if (mask && mask[i]) {
+      v->masked++;
+      continue;
+    }
+    hx_elem_verdict e = hx_judge(b->type, got, want, i, b->tol);
+    if (e.wrong) judge_verdict_bad(v, b, i);
+    v->nonfinite += (uint64_t)e.nonfinite;
+    if (e.err > v->max_err) v->max_err = e.err;
+  }
+}

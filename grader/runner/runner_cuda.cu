@@ -1,0 +1,81 @@
+// runner_cuda.cu: the CUDA device of the runner (runner_loop.h): memory,
+// copies, and CUDA-event timing around the student's calls. No comparison
+// happens here: the judge compares the outputs in its own process.
+#include "runner_loop.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
+  if (err == cudaSuccess) return;
+  const char *hint = runner_error_hint();
+  // One line: the grader quotes the last line of stderr.
+  fprintf(stderr, "%s:%d: %s: CUDA error %s: %s%s%s%s\n", file, line, what, cudaGetErrorName(err),
+          cudaGetErrorString(err), hint[0] ? " (note: " : "", hint, hint[0] ? ")" : "");
+  exit(3);
+}
+
+static void cu_init(char *desc, size_t cap) {
+  // Every module is loaded now, before the sandbox: with lazy loading the
+  // driver would read the fat binary's kernels at their first launch.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+  int count = 0;
+  HX_CHECK(cudaGetDeviceCount(&count));
+  HX_CHECK(cudaSetDevice(0));
+  HX_CHECK(cudaFree(0)); // creates the context now, outside any timing
+  cudaDeviceProp p;
+  HX_CHECK(cudaGetDeviceProperties(&p, 0));
+  snprintf(desc, cap, "%s (sm_%d%d)", p.name, p.major, p.minor);
+}
+
+static void *cu_alloc(size_t bytes) {
+  void *p = NULL;
+  cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError(); // not sticky: clear it, the loop reports the request
+    return NULL;
+  }
+  HX_CHECK(e);
+  return p;
+}
+
+static void cu_release(void *p) { HX_CHECK(cudaFree(p)); }
+static void cu_fill(void *d, int byte, size_t bytes) { HX_CHECK(cudaMemset(d, byte, bytes)); }
+static void cu_upload(void *d, const void *h, size_t bytes) {
+  if (bytes) HX_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+}
+static void cu_download(void *h, const void *d, size_t bytes) {
+  if (bytes) HX_CHECK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+}
+static void cu_copy(void *dst, const void *src, size_t bytes) {
+  if (bytes) HX_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice));
+}
+
+static cudaEvent_t hx_start, hx_stop;
+
+static void cu_timer_start(void) {
+  if (!hx_start) {
+    HX_CHECK(cudaEventCreate(&hx_start));
+    HX_CHECK(cudaEventCreate(&hx_stop));
+  }
+  // Uploads and poisoning are done before the first event.
+  HX_CHECK(cudaDeviceSynchronize());
+  HX_CHECK(cudaEventRecord(hx_start));
+}
+
+static double cu_timer_stop_ms(void) {
+  HX_CHECK(cudaEventRecord(hx_stop));
+  HX_CHECK(cudaEventSynchronize(hx_stop));
+  // Any asynchronous fault of the student's kernels surfaces here at the latest.
+  HX_CHECK(cudaGetLastError());
+  float ms = 0;
+  HX_CHECK(cudaEventElapsedTime(&ms, hx_start, hx_stop));
+  return ms;
+}
+
+static const runner_backend HX_CUDA = {
+    "cuda", cu_init, cu_alloc, cu_release, cu_fill, cu_upload, cu_download, cu_copy, cu_timer_start, cu_timer_stop_ms,
+};
+
+int hx_runner_main(int argc, char **argv, const hx_runner *r) { return runner_main(argc, argv, r, &HX_CUDA); }

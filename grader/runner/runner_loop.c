@@ -1,0 +1,259 @@
+/* runner_loop.c: the runner's side of the judge-runner protocol (runner_loop.h).
+ *
+ * Set-up first, while only course code has run: the device context (modules
+ * loaded eagerly), the HELLO, then the sandbox. The student's code runs only
+ * after that: its workspace function when a case opens, its entry point in RUN. */
+#include "runner_loop.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sandbox.h"
+#include "wire.h"
+
+static const int POISON_BYTE = 0xA5; /* 0xA5A5A5A5 in every output no call wrote */
+
+static const hx_runner *asg;
+static const runner_backend *dev;
+static char hint[200];
+
+const char *runner_error_hint(void) { return hint; }
+
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s runner: ", asg ? asg->name : "");
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(code);
+}
+
+/* ---------------------------------------------------------------- one case */
+
+typedef struct open_case {
+  int open;
+  wire_case c;
+  char *shm;        /* the judge's shared memory, mapped */
+  size_t shm_bytes;
+  void *in[WIRE_MAX_BATCH][WIRE_MAX_BUFS], *out[WIRE_MAX_BATCH][WIRE_MAX_BUFS];
+  void *work;
+  size_t work_bytes;
+} open_case;
+
+static open_case cur;
+
+static void *dev_alloc(uint64_t bytes, const char *what) {
+  void *p = dev->alloc(bytes ? (size_t)bytes : 4);
+  if (!p) die(3, "not enough device memory for %s: %" PRIu64 " bytes wanted", what, bytes);
+  return p;
+}
+
+static void case_close(void) {
+  if (!cur.open) return;
+  for (uint32_t k = 0; k < cur.c.batch; k++) {
+    for (uint32_t i = 0; i < cur.c.n_in; i++) dev->release(cur.in[k][i]);
+    for (uint32_t i = 0; i < cur.c.n_out; i++) dev->release(cur.out[k][i]);
+  }
+  if (cur.work) dev->release(cur.work);
+  cur.work = NULL;
+  cur.open = 0;
+  hint[0] = 0;
+}
+
+static void map_shm(uint64_t bytes) {
+  if (cur.shm && cur.shm_bytes == bytes) return;
+  if (cur.shm) munmap(cur.shm, cur.shm_bytes);
+  cur.shm = NULL;
+  void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, WIRE_FD_SHM, 0);
+  if (p == MAP_FAILED) die(2, "cannot map the judge's shared memory (%" PRIu64 " bytes): %s", bytes, strerror(errno));
+  cur.shm = (char *)p;
+  cur.shm_bytes = (size_t)bytes;
+}
+
+static uint64_t case_open(const wire_case *c) {
+  char err[200];
+  case_close();
+  if (wire_case_valid(c, err, sizeof err)) die(2, "bad CASE from the judge: %s", err);
+  if (c->variant != WIRE_COPY_VARIANT && (c->variant < 0 || c->variant >= asg->n_slugs))
+    die(2, "bad CASE from the judge: variant %d", (int)c->variant);
+  if (c->variant == WIRE_COPY_VARIANT && (c->n_in < 1 || c->in[0].device_bytes < c->out[0].bytes))
+    die(2, "bad CASE from the judge: the copy needs an input as large as its output");
+  cur.c = *c;
+  map_shm(c->shm_bytes);
+  for (uint32_t k = 0; k < c->batch; k++) {
+    for (uint32_t i = 0; i < c->n_in; i++) cur.in[k][i] = dev_alloc(c->in[i].device_bytes, "an input");
+    for (uint32_t i = 0; i < c->n_out; i++) cur.out[k][i] = dev_alloc(c->out[i].device_bytes, "an output");
+  }
+  cur.open = 1;
+  /* The student's workspace function: the first student code of the case. */
+  if (c->variant != WIRE_COPY_VARIANT && asg->workspace_bytes) {
+    cur.work_bytes = asg->workspace_bytes(c->variant, c->n, c->param);
+    if (cur.work_bytes) {
+      char what[96];
+      snprintf(what, sizeof what, "the workspace (workspace_bytes(n=%" PRIu64 "))", c->n);
+      cur.work = dev_alloc(cur.work_bytes, what);
+      dev->fill(cur.work, POISON_BYTE, cur.work_bytes); /* nothing in it starts as zero */
+    } else {
+      snprintf(hint, sizeof hint, "the workspace function returned 0 bytes for n=%" PRIu64 ", so d_work is NULL", c->n);
+    }
+  } else {
+    cur.work_bytes = 0;
+  }
+  return cur.work_bytes;
+}
+
+/* One batch: every call's inputs uploaded and outputs poisoned (untimed), the
+ * calls back to back between the timer's events, then every output downloaded. */
+static double case_run(uint32_t calls) {
+  if (!cur.open) die(2, "RUN without an open case");
+  if (calls == 0 || calls > cur.c.batch) die(2, "RUN of %u calls in a batch of %u", calls, cur.c.batch);
+  const wire_case *c = &cur.c;
+  for (uint32_t k = 0; k < calls; k++) {
+    char *slot = cur.shm + (size_t)k * c->slot_bytes;
+    for (uint32_t i = 0; i < c->n_in; i++) dev->upload(cur.in[k][i], slot + c->in[i].offset, c->in[i].bytes);
+    for (uint32_t i = 0; i < c->n_out; i++) dev->fill(cur.out[k][i], POISON_BYTE, c->out[i].device_bytes);
+  }
+  hx_call call[WIRE_MAX_BATCH];
+  for (uint32_t k = 0; k < calls; k++) {
+    hx_call *h = &call[k];
+    memset(h, 0, sizeof *h);
+    h->variant = c->variant;
+    h->n = c->n;
+    h->param = c->param;
+    for (uint32_t i = 0; i < c->n_in; i++) h->in[i] = cur.in[k][i], h->in_bytes[i] = c->in[i].device_bytes;
+    for (uint32_t i = 0; i < c->n_out; i++) h->out[i] = cur.out[k][i], h->out_bytes[i] = c->out[i].device_bytes;
+    h->work = cur.work;
+    h->work_bytes = cur.work_bytes;
+  }
+  dev->timer_start();
+  for (uint32_t k = 0; k < calls; k++) {
+    if (c->variant == WIRE_COPY_VARIANT) dev->copy(call[k].out[0], call[k].in[0], c->out[0].bytes);
+    else asg->call(&call[k]);
+  }
+  double ms = dev->timer_stop_ms();
+  for (uint32_t k = 0; k < calls; k++) {
+    char *slot = cur.shm + (size_t)k * c->slot_bytes;
+    for (uint32_t i = 0; i < c->n_out; i++) dev->download(slot + c->out[i].offset, cur.out[k][i], c->out[i].bytes);
+  }
+  return ms;
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+static void reply(wire_msg *m, uint32_t op, uint32_t seq) {
+  m->magic = WIRE_MAGIC;
+  m->op = op;
+  m->seq = seq;
+  if (wire_send(WIRE_FD_REPLY, m)) die(2, "cannot write to the judge: %s", strerror(errno));
+}
+
+static int protocol(int sandboxed) {
+  static wire_msg m; /* large: off the stack */
+  char desc[128] = "";
+  dev->init(desc, sizeof desc);
+  memset(&m, 0, sizeof m);
+  snprintf(m.u.hello.assignment, sizeof m.u.hello.assignment, "%s", asg->name);
+  snprintf(m.u.hello.device, sizeof m.u.hello.device, "%s", desc);
+  if (asg->n_slugs > WIRE_MAX_SLUGS) die(2, "more than %d variants", WIRE_MAX_SLUGS);
+  m.u.hello.n_slugs = (uint32_t)asg->n_slugs;
+  m.u.hello.pid = (uint32_t)getpid();
+  for (int i = 0; i < asg->n_slugs; i++) snprintf(m.u.hello.slugs[i], WIRE_NAME, "%s", asg->slugs[i]);
+  if (sandboxed) {
+    char err[200];
+    if (sandbox_enter(err, sizeof err)) die(2, "cannot enter the sandbox: %s", err);
+  }
+  reply(&m, WIRE_HELLO, 0);
+  for (;;) {
+    int rc = wire_recv(WIRE_FD_CMD, &m, -1);
+    if (rc) {
+      if (rc == -1 && errno == 0) return 0; /* the judge is gone: nothing left to do */
+      die(2, "cannot read from the judge: %s", strerror(errno));
+    }
+    if (m.magic != WIRE_MAGIC) die(2, "a message from the judge without the protocol's magic");
+    uint32_t seq = m.seq;
+    switch (m.op) {
+    case WIRE_CASE: {
+      uint64_t w = case_open(&m.u.kase);
+      memset(&m.u, 0, sizeof m.u);
+      m.u.ready.work_bytes = w;
+      reply(&m, WIRE_READY, seq);
+      break;
+    }
+    case WIRE_RUN: {
+      uint32_t calls = m.u.run.calls;
+      double ms = case_run(calls);
+      memset(&m.u, 0, sizeof m.u);
+      m.u.done.ms = ms;
+      m.u.done.calls = calls;
+      reply(&m, WIRE_DONE, seq);
+      break;
+    }
+    case WIRE_END: case_close(); break;
+    case WIRE_QUIT: case_close(); return 0;
+    default: die(2, "unexpected %s from the judge", wire_op_name(m.op));
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- by hand */
+
+/* Started by hand: run the judge on this runner (the judge makes the inputs and
+ * checks the outputs; the runner alone cannot). The judge is build/grader/judge,
+ * found from this program's own path: build/<src>/NN/harness and
+ * assignments/NN/ref/reference both reach it; SCANLAB_JUDGE overrides. */
+static int exec_judge(int argc, char **argv) {
+  char self[PATH_MAX], dir[PATH_MAX], judge[PATH_MAX + 64];
+  if (!realpath(argv[0], self)) {
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) die(2, "cannot find my own path to start the judge");
+    self[len] = 0;
+  }
+  const char *env = getenv("SCANLAB_JUDGE");
+  judge[0] = 0;
+  if (env && *env) {
+    snprintf(judge, sizeof judge, "%s", env);
+  } else {
+    static const char *const rel[] = {"../../grader/judge", "../../../build/grader/judge"};
+    snprintf(dir, sizeof dir, "%s", self);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    for (size_t i = 0; i < sizeof rel / sizeof *rel && !judge[0]; i++) {
+      snprintf(judge, sizeof judge, "%s/%s", dir, rel[i]);
+      if (access(judge, X_OK)) judge[0] = 0;
+    }
+  }
+  if (!judge[0])
+    die(2, "this is the runner of %s; it is started by the judge (build/grader/judge: make tools), which was not found "
+           "beside it (set SCANLAB_JUDGE)", asg->name);
+  char **args = calloc((size_t)argc + 6, sizeof *args);
+  if (!args) die(2, "out of memory");
+  int n = 0;
+  args[n++] = judge;
+  args[n++] = "--assignment";
+  args[n++] = (char *)asg->name;
+  args[n++] = "--runner";
+  args[n++] = self;
+  for (int i = 1; i < argc; i++) args[n++] = argv[i];
+  args[n] = NULL;
+  execv(judge, args);
+  die(2, "cannot start the judge %s: %s", judge, strerror(errno));
+}
+
+int runner_main(int argc, char **argv, const hx_runner *r, const runner_backend *b) {
+  asg = r;
+  dev = b;
+  if (argc >= 2 && !strcmp(argv[1], "--runner-protocol")) {
+    int sandboxed = !(argc >= 3 && !strcmp(argv[2], "--no-sandbox"));
+    return protocol(sandboxed);
+  }
+  return exec_judge(argc, argv);
+}

@@ -1,0 +1,45 @@
+/* runner_loop.h: the runner's protocol loop and the device it drives.
+ *
+ * runner_loop.c is plain C: it speaks wire.h with the judge and reaches the GPU
+ * only through a runner_backend. runner_cuda.cu supplies the CUDA one; the CPU
+ * tier's tests supply one in host memory (grader/tests/backend_cpu.c), so the
+ * whole judge-runner exchange is tested without a GPU. Not included by
+ * assignments. */
+#ifndef SCANLAB_RUNNER_LOOP_H
+#define SCANLAB_RUNNER_LOOP_H
+
+#include <stddef.h>
+
+#include "runner.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct runner_backend {
+  const char *name;
+  /* Creates the context (untimed, modules loaded eagerly); a one-line description. */
+  void (*init)(char *desc, size_t cap);
+  void *(*alloc)(size_t bytes); /* NULL when it cannot be had */
+  void (*release)(void *p);
+  void (*fill)(void *dev, int byte, size_t bytes);
+  void (*upload)(void *dev, const void *host, size_t bytes);
+  void (*download)(void *host, const void *dev, size_t bytes);
+  void (*copy)(void *dst, const void *src, size_t bytes); /* device to device */
+  void (*timer_start)(void);
+  double (*timer_stop_ms)(void); /* waits for all work; elapsed ms */
+} runner_backend;
+
+/* main() of a runner: with --runner-protocol, the protocol loop on the
+ * descriptors of wire.h (--no-sandbox leaves the sandbox off: the CPU tier's
+ * tests only); otherwise, started by hand, it runs the judge on itself. */
+int runner_main(int argc, char **argv, const hx_runner *r, const runner_backend *b);
+
+/* A hint printed with a device error (e.g. "the workspace is 0 bytes, so d_work
+ * is NULL"), or "" when none. */
+const char *runner_error_hint(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
