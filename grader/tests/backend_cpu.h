@@ -1,11 +1,11 @@
-/* backend_cpu.h: the CPU tier's host-memory device for the harness driver. */
+/* backend_cpu.h: the CPU tier's host-memory device for the runner loop
+ * (grader/runner/runner_loop.h), so the judge-runner exchange is tested
+ * without a GPU. */
 #ifndef SCANLAB_BACKEND_CPU_H
 #define SCANLAB_BACKEND_CPU_H
 
-#include "driver.h"
+#include "runner_loop.h"
 
-extern const hx_backend HX_CPU_BACKEND;
-/* Bytes of "device" memory the fake device has (tests lower it to provoke out-of-memory). */
-extern size_t cpu_capacity;
+extern const runner_backend CPU_BACKEND;
 
 #endif

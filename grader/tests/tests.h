@@ -11,7 +11,7 @@ Suite *score_suite(void);
 Suite *json_suite(void);
 Suite *proc_suite(void);
 Suite *repo_suite(void);
-Suite *driver_suite(void);
+Suite *judge_suite(void);
 Suite *image_suite(void);
 Suite *scene_suite(void);
 Suite *render_suite(void);
@@ -23,6 +23,7 @@ Suite *lecture06_suite(void);
 Suite *instructor_suite(void);
 Suite *handout_suite(void);
 Suite *r05_suite(void);
+Suite *inspect_suite(void);
 Suite *sandbox_suite(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */

@@ -4,19 +4,24 @@
 
 CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Igrader/harness $(CHECK_FLAGS)
-UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c grader/tests/backend_cpu.c)
+TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
+UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c)
+# The runner on the host-memory device with a fake student (test_judge.c).
+FAKE_RUNNER := $(B)/tests/fake-runner
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
 ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
-$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/lib/*.h grader/harness/*.h)
+$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/lib/*.h grader/runner/*.h grader/judge/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-$(UNIT): $(UNIT_O) $(HARNESS_O) $(LIBGRADER)
+$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
+
+$(FAKE_RUNNER): $(B)/tests/fake_runner.o $(B)/tests/backend_cpu.o $(RUNNER_C_O)
+	$(CC) -o $@ $^ -pthread
 
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
@@ -26,7 +31,7 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 test-builds: tools
 	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
 
-test-run: test-builds $(UNIT) $(FAULTS) $(RENDER)
+test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== unit tests (Check)"
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
@@ -40,7 +45,9 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER)
 GPU_FAULT_DIRS := $(patsubst %/,%,$(dir $(wildcard grader/tests/gpu-faults/*/*/*.cu)))
 GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/harness,$(GPU_FAULT_DIRS))
 .SECONDEXPANSION:
-$(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBHARNESS) $(B)/.gencode
+$(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNER) $(B)/.gencode
 	@mkdir -p $(@D)
-	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; \
-	$(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/main.cu $(LIBHARNESS) $(HARNESS_LIBS) -o $@
+	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; f=$$(ls $$src/*.cu | head -1); \
+	rdc=$$(case " $(RDC_ASSIGNMENTS) " in *" $$a "*) echo -rdc=true ;; esac); \
+	$(NVCC) $(NVCCFLAGS) $$rdc -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
+	$(NVCC) $(NVCCFLAGS) $$rdc -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@

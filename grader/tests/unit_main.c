@@ -9,7 +9,7 @@ int main(void) {
   srunner_add_suite(sr, score_suite());
   srunner_add_suite(sr, json_suite());
   srunner_add_suite(sr, proc_suite());
-  srunner_add_suite(sr, driver_suite());
+  srunner_add_suite(sr, judge_suite());
   srunner_add_suite(sr, repo_suite());
   srunner_add_suite(sr, image_suite());
   srunner_add_suite(sr, scene_suite());
@@ -22,6 +22,7 @@ int main(void) {
   srunner_add_suite(sr, instructor_suite());
   srunner_add_suite(sr, handout_suite());
   srunner_add_suite(sr, r05_suite());
+  srunner_add_suite(sr, inspect_suite());
   srunner_add_suite(sr, sandbox_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);

@@ -1,0 +1,160 @@
+/* fake_runner.c: a runner of assignment 04 on the CPU tier's host-memory device,
+ * whose "student" is chosen by FAKE_STUDENT: an honest scan, and the ways a
+ * student (or their assistant) who has read the grader's source would try to
+ * get the points without the work. The real judge runs it (test_judge.c), so
+ * each attempt meets the same judge, runner loop and sandbox as a GPU run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend_cpu.h"
+#include "runner.h"
+
+static const char *mode = "honest";
+static int is(const char *m) { return !strcmp(mode, m); }
+
+/* The honest work: an exclusive scan (mod 2^32) and find_repeats. */
+static void scan(const uint32_t *in, uint32_t *out, uint64_t n) {
+  uint32_t sum = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    out[i] = sum;
+    sum += in[i];
+  }
+}
+
+static void repeats(const uint32_t *in, uint64_t n, uint32_t *idx, uint32_t *count) {
+  uint32_t k = 0;
+  for (uint64_t i = 0; i + 1 < n; i++)
+    if (in[i] == in[i + 1]) idx[k++] = (uint32_t)i;
+  *count = k;
+}
+
+/* A forged result line, as the grader's result protocol spells one. */
+static void forge_lines(void) {
+  static const char line[] = "result case=n1025 variant=decoupled_lookback n=1025 seed=6 ok=1 checked=1 median_ms=0.001 "
+                             "min_ms=0.001 reps=20 verified=20 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 "
+                             "max_err=0 masked=0 nonfinite=0 work_bytes=0\n";
+  for (int fd = 1; fd <= 9; fd++) (void)!write(fd, line, sizeof line - 1);
+}
+
+static void *scribbler(void *arg) {
+  (void)arg;
+  /* Keeps writing zeros over the judge's shared memory, inputs included, hoping
+   * the judge computes its expected output from what it finds there. */
+  struct stat st;
+  for (;;) {
+    if (fstat(5, &st) == 0 && st.st_size > 0) {
+      char *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 5, 0);
+      if (m != MAP_FAILED) {
+        memset(m, 0, (size_t)st.st_size);
+        munmap(m, (size_t)st.st_size);
+      }
+    }
+    usleep(100);
+  }
+  return NULL;
+}
+
+static size_t workspace(int variant, uint64_t n, uint64_t param) {
+  (void)variant, (void)param;
+  return (size_t)(n + 2) * sizeof(uint32_t);
+}
+
+static void call(const hx_call *c) {
+  const uint32_t *in = c->in[0];
+  uint32_t *out = c->out[0], *work = c->work;
+  uint64_t n = c->n;
+  if (c->variant == 4) { /* find_repeats */
+    repeats(in, n, out, (uint32_t *)c->out[1]);
+    return;
+  }
+  if (is("honest")) {
+    scan(in, out, n);
+  } else if (is("memoize")) {
+    /* Scans the first call of a case, then copies that output on every later call. */
+    static uint32_t *memo;
+    static uint64_t memo_n = UINT64_MAX;
+    if (memo_n != n) {
+      free(memo);
+      memo = malloc((n + 1) * sizeof *memo);
+      scan(in, memo, n);
+      memo_n = n;
+    }
+    memcpy(out, memo, n * sizeof *out);
+  } else if (is("stale-workspace")) {
+    /* A look-back that never starts a new epoch: the workspace's first word
+     * says "tile sums are ready", and later calls trust the old ones. */
+    if (work[0] != 0x600dull) {
+      scan(in, work + 1, n);
+      work[0] = 0x600d;
+    }
+    memcpy(out, work + 1, n * sizeof *out);
+  } else if (is("forge-lines")) {
+    forge_lines();
+  } else if (is("forge-exit")) {
+    forge_lines();
+    _exit(0);
+  } else if (is("open-files")) {
+    /* Reads the reference, the expected outputs, the results folder: none opens. */
+    const char *paths[] = {"/proc/self/cmdline", "/proc/self/environ", "assignments/04-large-scan/ref/reference",
+                           "/etc/passwd", "."};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+      if (open(paths[i], O_RDONLY) >= 0) {
+        fprintf(stderr, "fake student: opened %s\n", paths[i]);
+        _exit(42);
+      }
+    int fd = open("grade-results-forged", O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) _exit(43);
+  } else if (is("exec-reference")) {
+    /* Runs another program (the reference) to do the work: no process starts. */
+    char *argv[] = {"/bin/true", NULL};
+    execv("/bin/true", argv);
+    if (system("true") == 0) _exit(44);
+    if (fork() == 0) _exit(0); /* a daemon that would outlive the run */
+  } else if (is("kill-judge")) {
+    kill(getppid(), SIGKILL);
+    kill(0, SIGKILL); /* the whole process group: the judge and the grader with it */
+    scan(in, out, n);
+  } else if (is("protocol-garbage")) {
+    static const char junk[2048] = "garbage";
+    (void)!write(4, junk, sizeof junk);
+  } else if (is("scribble-shm")) {
+    static int started;
+    if (!started++) {
+      pthread_t t;
+      pthread_create(&t, NULL, scribbler, NULL);
+    }
+    /* and writes nothing */
+  } else if (is("hang")) {
+    for (;;) pause();
+  } else if (is("crash")) {
+    raise(SIGSEGV);
+  } else if (is("cuda-error")) {
+    fprintf(stderr, "large_scan.cu:42: exclusive_scan: CUDA error cudaErrorIllegalAddress: an illegal memory access was encountered\n");
+    exit(3);
+  } else if (is("exit-early")) {
+    _exit(0);
+  }
+}
+
+static const char *const slugs[] = {"decoupled_lookback", "hierarchical", "lookback_acqrel", "reduce_then_scan",
+                                    "find_repeats"};
+static const hx_runner fake = {
+    .name = "04-large-scan", .slugs = slugs, .n_slugs = 5, .workspace_bytes = workspace, .call = call};
+
+int main(int argc, char **argv) {
+  if (getenv("FAKE_STUDENT")) mode = getenv("FAKE_STUDENT");
+  if (is("wrong-assignment")) {
+    static const hx_runner other = {.name = "03-blelloch", .slugs = slugs, .n_slugs = 5, .call = call};
+    return runner_main(argc, argv, &other, &CPU_BACKEND);
+  }
+  return runner_main(argc, argv, &fake, &CPU_BACKEND);
+}

@@ -1,0 +1,140 @@
+/* test_judge.c: the judge and the runner together, without a GPU.
+ *
+ * The real judge (build/grader/judge, with the real 04 spec) runs a runner on
+ * the host-memory device (fake_runner.c) whose "student" FAKE_STUDENT picks: an
+ * honest scan, and each way of getting the points without the work that a
+ * student who has read the grader could try. Each row says the verdict it must
+ * get: the judge's exit status, whether its one result line says ok, and a
+ * phrase its stderr must hold. Results go to descriptor 3, which the runner
+ * never holds; the runner's own stdout and stderr are kept apart. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "tests.h"
+
+typedef struct attempt {
+  const char *student;  /* FAKE_STUDENT */
+  const char *args;     /* the judge's options after --runner */
+  int exit_code;        /* the judge's */
+  int lines;            /* result lines it must write (0 or 1) */
+  int ok;               /* when there is one: its ok */
+  const char *says;     /* in the judge's stderr ("" for nothing in particular) */
+} attempt;
+
+static const attempt ATTEMPTS[] = {
+    {"honest", "--case n1025", 0, 1, 1, ""},
+    {"honest", "--variant find_repeats --case rep-few", 0, 1, 1, ""},
+    {"honest", "--variant find_repeats --case rep-all", 0, 1, 1, ""},
+    {"honest", "--variant copy_d2d --case n65535", 0, 1, 1, ""},
+    /* the same output every call: every call after the first has another input */
+    {"memoize", "--case n1025", 0, 1, 0, "wrong in 4 of 5 calls"},
+    /* state left in the workspace by the previous call describes another input */
+    {"stale-workspace", "--case n1025", 0, 1, 0, "wrong in 4 of 5 calls"},
+    /* result lines on every descriptor: none reaches the results; the reply pipe breaks */
+    {"forge-lines", "--case n1025", 5, 0, 0, "broke the protocol"},
+    {"forge-exit", "--case n1025", 5, 0, 0, "case n1025: the runner"},
+    /* the reference, the expected outputs, /proc, the results folder: nothing opens */
+    {"open-files", "--case n1025", 0, 1, 0, "wrong in 5 of 5 calls"},
+    /* the reference run as a program, a shell, a daemon: no process starts */
+    {"exec-reference", "--case n1025", 0, 1, 0, "wrong in 5 of 5 calls"},
+    /* signals to the judge and the process group are refused; the honest work then passes */
+    {"kill-judge", "--case n1025", 0, 1, 1, ""},
+    /* zeros over the shared memory: the judge never reads its inputs back from there */
+    {"scribble-shm", "--case n1025", 0, 1, 0, "wrong in"},
+    {"protocol-garbage", "--case n1025", 5, 0, 0, "broke the protocol"},
+    {"exit-early", "--case n1025", 5, 0, 0, "the runner exited with status 0"},
+    {"hang", "--case n1025 --call-timeout 1", 5, 0, 0, "no answer within 1 s"},
+    {"crash", "--case n1025", 5, 0, 0, "killed by signal 11"},
+    {"cuda-error", "--case n1025", 3, 0, 0, "cudaErrorIllegalAddress"},
+    {"wrong-assignment", "--case n1025", 2, 0, 0, "is the runner of '03-blelloch', not of 04-large-scan"},
+};
+
+START_TEST(test_judge_attempt) {
+  const attempt *t = &ATTEMPTS[_i];
+  char *dir = make_temp_dir("judge");
+  char cmd[2048], path[1024];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
+           "--reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
+           dir, t->student, getenv("PWD"), getenv("PWD"), t->args);
+  int rc = run_shell(cmd);
+  snprintf(path, sizeof path, "%s/results", dir);
+  char *results = read_text(path);
+  snprintf(path, sizeof path, "%s/err", dir);
+  char *err = read_text(path);
+  ck_assert_msg(results && err, "%s: no results or stderr file", t->student);
+  ck_assert_msg(rc == t->exit_code, "%s: judge exited %d, want %d; stderr: %s", t->student, rc, t->exit_code, err);
+  int lines = 0;
+  for (const char *p = results; *p; p++) lines += *p == '\n';
+  ck_assert_msg(lines == t->lines, "%s: %d result lines, want %d: %s", t->student, lines, t->lines, results);
+  if (lines) {
+    result_line r;
+    char why[200];
+    ck_assert_msg(result_parse(results, &r, why, sizeof why) == 0, "%s: %s", t->student, why);
+    ck_assert_msg(r.ok == t->ok, "%s: ok=%d, want %d (%s)", t->student, r.ok, t->ok, results);
+    ck_assert_msg(r.verified == 5, "%s: %d calls verified, want 5 (2 warm-ups + 3 samples)", t->student, r.verified);
+    ck_assert_msg(r.seed == 77, "%s: seed %llu", t->student, (unsigned long long)r.seed);
+  }
+  ck_assert_msg(strstr(err, t->says), "%s: stderr lacks '%s': %s", t->student, t->says, err);
+  ck_assert_msg(!strstr(err, "fake student: opened"), "%s: the sandbox let a file open: %s", t->student, err);
+  free(results);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Bad use of the judge: each gives exit 2 and one line that names the problem. */
+static const char *const BAD[][2] = {
+    {"--assignment 04-large-scan --case n1025", "--runner"},
+    {"--assignment 99-none --runner X", "no assignment '99-none'"},
+    {"--assignment 04-large-scan --runner R --case nope", "unknown case 'nope'"},
+    {"--assignment 04-large-scan --runner R --variant nope", "unknown variant 'nope'"},
+    {"--assignment 04-large-scan --runner R --n 2^30", "above this assignment's limit"},
+    {"--assignment 04-large-scan --runner R --call-timeout 0", "--call-timeout"},
+    {"--assignment 04-large-scan --runner R --", "-- needs the command of a tool"},
+};
+
+START_TEST(test_judge_bad_usage) {
+  char cmd[1024];
+  char *dir = make_temp_dir("judge-bad");
+  snprintf(cmd, sizeof cmd, "cd %s && %s/build/grader/judge %s >out 2>err", dir, getenv("PWD"), BAD[_i][0]);
+  int rc = run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/err", dir);
+  char *err = read_text(cmd);
+  ck_assert_msg(rc == 2, "'%s' exited %d, want 2: %s", BAD[_i][0], rc, err);
+  ck_assert_msg(err && strstr(err, BAD[_i][1]), "'%s': stderr lacks '%s': %s", BAD[_i][0], BAD[_i][1], err);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* --list needs no runner, and names the spec's cases with their batch-free row. */
+START_TEST(test_judge_list) {
+  char *dir = make_temp_dir("judge-list");
+  char cmd[1024], path[1024];
+  snprintf(cmd, sizeof cmd, "cd %s && %s/build/grader/judge --assignment 04-large-scan --list >out", dir, getenv("PWD"));
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/out", dir);
+  char *out = read_text(path);
+  ck_assert_msg(out && !strncmp(out, "assignment 04-large-scan\n", 25), "%s", out);
+  ck_assert_msg(strstr(out, "variant decoupled_lookback ") && strstr(out, "case n2^24 16777216 9 50 0\n"), "%s", out);
+  free(out);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+Suite *judge_suite(void) {
+  Suite *s = suite_create("judge");
+  TCase *tc = tcase_create("attempts");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, test_judge_attempt, 0, (int)(sizeof ATTEMPTS / sizeof *ATTEMPTS));
+  tcase_add_loop_test(tc, test_judge_bad_usage, 0, (int)(sizeof BAD / sizeof *BAD));
+  tcase_add_test(tc, test_judge_list);
+  suite_add_tcase(s, tc);
+  return s;
+}
