@@ -285,7 +285,7 @@ test: deps-test ## the CPU test tier: unit tests, fault suite, every build, ptx 
 test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made with `make test-gpu-build`)
 	@bash grader/tests/gpu-tier.sh $(SELECTED)
 
-test-gpu-build: ## build everything the GPU tier runs (needs Check and inih); copy build/ and ref/ to the GPU host
+test-gpu-build: deps-grade ## build everything the GPU tier runs (needs inih); copy build/ and ref/ to the GPU host
 	@$(MAKE) tools reference
 	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)) \
 	  $(call bench_bin,starter,$(a)) $(call bench_bin,solutions,$(a))) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(TIMINGS)
@@ -296,7 +296,7 @@ test-gpu-build: ## build everything the GPU tier runs (needs Check and inih); co
 # with ARCH=sm_90 (or the host's GPU) to keep it small (about 21 MB).
 gpu-carry: ## pack what the GPU tier and tools/gpu-session.sh run into gpu-carry.tar.gz: make gpu-carry ARCH=sm_90
 	@$(MAKE) test-gpu-build
-	@tar czf gpu-carry.tar.gz.tmp --exclude='*.log' --exclude='$(B)/lectures/*.ptx' $(B)/.gencode $(GRADE) $(GPUINFO) \
+	@tar czf gpu-carry.tar.gz.tmp --exclude='*.log' --exclude='*.o' --exclude='$(B)/lectures/*.ptx' $(B)/.gencode $(GRADE) $(JUDGE) $(GPUINFO) \
 	  $(TIMINGS) $(B)/starter $(B)/solutions $(B)/gpu-faults $(B)/lectures $(wildcard $(B)/tune-04) assignments/*/ref && \
 	  mv -f gpu-carry.tar.gz.tmp gpu-carry.tar.gz && echo "gpu-carry.tar.gz: $$(du -h gpu-carry.tar.gz | cut -f1); on the GPU host: tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh OUTDIR"
 

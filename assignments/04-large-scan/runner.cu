@@ -12,6 +12,8 @@
 //   build/<src>/04-large-scan/harness --list      (runs the judge on this runner)
 //   build/<src>/04-large-scan/harness --variant decoupled_lookback --case n2^24
 //   build/<src>/04-large-scan/harness --bench     (CUB rows only in the bench build)
+#include <stdio.h>
+
 #include "large_scan.h"
 #include "runner.h"
 #include "variants.h"
@@ -41,10 +43,48 @@ static size_t hx04_workspace(int variant, uint64_t n, uint64_t param) {
   return variant == HX04_FIND_REPEATS ? find_repeats_workspace((size_t)n) : exclusive_scan_workspace((size_t)n);
 }
 
+// ---------------------------------------------------------------- look-back stress
+
+// The stress cases' hog: one block per SM, launched just before the scan on a
+// stream of higher priority, each spinning on arithmetic for a different time
+// (5 to 40 microseconds, by block). The scan's blocks run beside it, and those
+// that share an SM with a long-lived hog block run slower for a while: their
+// tiles publish late, so the tiles after them see whole windows of aggregates
+// and must add several rows before they meet an inclusive prefix. A look-back
+// that keeps only its last row's sum is then wrong. (Correctness cases only:
+// the hog is never beside a timed perf case.)
+static __global__ void hx04_hog(unsigned seed) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  unsigned h = (blockIdx.x * 2654435761u) ^ seed;
+  unsigned long long spin_ns = 5000ull * (1 + (h >> 13) % 8);
+  float x = (float)threadIdx.x;
+  do {
+    for (int i = 0; i < 64; i++) x = x * 1.0001f + 0.25f;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < spin_ns);
+  if (x == -1.0f) printf("never\n"); // keeps the arithmetic
+}
+
+static void hx04_stress(void) {
+  static cudaStream_t hog;
+  static int sms;
+  static unsigned calls;
+  if (!hog) {
+    int least = 0, greatest = 0;
+    HX_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    HX_CHECK(cudaStreamCreateWithPriority(&hog, cudaStreamNonBlocking, greatest));
+    HX_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  }
+  hx04_hog<<<sms, 256, 0, hog>>>(++calls);
+  HX_CHECK_LAUNCH();
+}
+
 // The timed region: the variant's entry point. Its error, if any, ends the
 // run with exit 3 and the CUDA error string.
 static void hx04_call(const hx_call *c) {
   const unsigned *in = (const unsigned *)c->in[0];
+  if (c->param & HX04_STRESS) hx04_stress();
 #ifdef HX_BENCH
   if (c->variant >= HX04_N_VARIANTS) return hx04_run_baseline(c->variant - HX04_N_VARIANTS, c);
 #endif

@@ -24,6 +24,11 @@ typedef enum hx04_variant_id { HX04_VARIANT_LIST(HX04_ENUM) HX04_N_VARIANTS } hx
 typedef enum hx04_baseline_id { HX04_BASELINE_LIST(HX04_BENUM) HX04_N_BASELINES } hx04_baseline_id;
 #undef HX04_BENUM
 
+/* A case's param: the input kind (spec.c) in the low byte; HX04_STRESS makes the
+ * runner run a hog kernel beside each call (runner.cu), so some tiles publish late. */
+#define HX04_KIND_MASK 0xffu
+#define HX04_STRESS 0x100u
+
 /* The largest n (its element type is unsigned: sums wrap modulo 2^32). */
 #define HX04_MAX_N ((unsigned long long)1 << 28)
 /* The starter's tile (large_scan.h's STARTER_TILE): cases tiles2 and tiles2+1 sit on either side of its bug. */

@@ -101,6 +101,24 @@ static void write_fake(const char *root, const char *name, const char *student, 
   write_text(path, PTX, 0);
 }
 
+/* A stand-in for the judge (build/grader/judge): the fake harnesses above speak
+ * the result protocol themselves, so it runs the runner it is given (through the
+ * tool after --, if any) with the harness options. The grader's own handling of
+ * what comes back is what this suite tests; the real judge is tested with fake
+ * runners in test_judge.c. */
+static const char JUDGE[] =
+    "#!/bin/sh\n"
+    "runner=; args=\n"
+    "while [ $# -gt 0 ]; do\n"
+    "  case \"$1\" in\n"
+    "    --assignment|--call-timeout) shift 2 ;;\n"
+    "    --runner) runner=$2; shift 2 ;;\n"
+    "    --) shift; exec \"$@\" \"$runner\" $args ;;\n"
+    "    *) args=\"$args $1\"; shift ;;\n"
+    "  esac\n"
+    "done\n"
+    "exec \"$runner\" $args\n";
+
 static char *make_course(const char *student, const char *reference, int timeout) {
   char *root = make_temp_dir("faults");
   char path[512];
@@ -108,6 +126,8 @@ static char *make_course(const char *student, const char *reference, int timeout
   write_fake(root, "99-fake", student, reference, timeout);
   snprintf(path, sizeof path, "%s/build/tools/gpuinfo", root);
   write_text(path, "#!/bin/sh\necho 'Fake GPU for the fault suite'\n", 1);
+  snprintf(path, sizeof path, "%s/build/grader/judge", root);
+  write_text(path, JUDGE, 1);
   snprintf(path, sizeof path, "%s/cuda/bin/compute-sanitizer", root);
   write_text(path, SANITIZER, 1);
   snprintf(path, sizeof path, "%s/cuda/bin/ncu", root);

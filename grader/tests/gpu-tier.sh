@@ -28,7 +28,7 @@ failed=0
 ok() { echo "PASS  $*"; passed=$((passed + 1)); }
 bad() { echo "FAIL  $*"; failed=$((failed + 1)); }
 
-for f in "$GRADE" build/tools/gpuinfo; do
+for f in "$GRADE" build/grader/judge build/tools/gpuinfo; do
   [ -x "$f" ] || { echo "gpu-tier: $f is missing: run 'make test-gpu-build' (on a machine with Check and inih) first" >&2; exit 2; }
 done
 if ! build/tools/gpuinfo >/dev/null; then
@@ -169,8 +169,10 @@ for a in "${assignments[@]}"; do
   # memcheck on every solution variant, on the smallest cases of the table.
   small=$(cases "$ref" | head -3 | paste -sd, -)
   for v in $(variants "$ref"); do
-    if "$SAN" --tool memcheck --error-exitcode 99 --print-limit 5 "$ref" --variant "$v" --case "$small" --check --reps 1 --warmup 0 \
-      > "$TMP/memcheck.log" 2>&1; then ok "$a: memcheck clean on solution variant $v (cases $small)"
+    # The judge starts the runner under memcheck (the tool after --).
+    if build/grader/judge --assignment "$a" --runner "$ref" --variant "$v" --case "$small" --reps 1 --warmup 0 \
+      -- "$SAN" --tool memcheck --error-exitcode 99 --print-limit 5 > "$TMP/memcheck.log" 2>&1; then
+      ok "$a: memcheck clean on solution variant $v (cases $small)"
     else bad "$a: memcheck on solution variant $v: $(grep -m1 '=========' "$TMP/memcheck.log")"; fi
   done
 done
@@ -215,7 +217,7 @@ for ex in app_compact app_radix_sort app_binning; do
   else bad "lecture 06: $ex failed: $(tail -1 "$TMP/$ex.err")"; fi
 done
 
-# GPU faults: each is the 01 solution with one fault; the grader must give the
+# GPU faults: each is a solution with one fault; the grader must give the
 # expected verdict and reason, and still finish and write results.json.
 for dir in grader/tests/gpu-faults/*/; do
   fault=$(basename "$dir")
@@ -224,8 +226,9 @@ for dir in grader/tests/gpu-faults/*/; do
     bin=build/gpu-faults/$fault/$a/harness
     [ -x "$bin" ] || { bad "gpu fault $fault: $bin missing (make test-gpu-build)"; continue; }
     root=$TMP/fault-$fault
-    mkdir -p "$root/build/starter/$a" "$root/build/tools"
+    mkdir -p "$root/build/starter/$a" "$root/build/tools" "$root/build/grader"
     ln -s "$PWD/assignments" "$root/assignments"
+    cp build/grader/judge "$root/build/grader/judge"
     cp "$bin" "$root/build/starter/$a/harness"
     cp "build/solutions/$a/harness.ptx" "$root/build/starter/$a/harness.ptx"
     cp build/tools/gpuinfo "$root/build/tools/gpuinfo"
