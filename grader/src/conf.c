@@ -10,15 +10,15 @@
 #include <string.h>
 
 #include "conf_parse.h"
-#include "kinds.h"
+#include "kind_table.h"
 #include "result.h"
 
 const char *conf_kind_name(check_kind k) {
-  const kind_def *d = kind_get(k);
+  const kind_row *d = kind_row_get(k);
   return d ? d->name : "?";
 }
 int conf_kind_needs_gpu(check_kind k) {
-  const kind_def *d = kind_get(k);
+  const kind_row *d = kind_row_get(k);
   return !d || d->needs_gpu; /* an unknown kind never runs without a GPU */
 }
 
@@ -141,7 +141,7 @@ static int validate(parser *p) {
     for (int k = 0; k < KEY_COUNT; k++)
       if ((KEYS_EVERY_REQUIRED & KEY_BIT(k)) && !(f & KEY_BIT(k)))
         return conf_perr(p, c->line, "[%s]: missing key '%s'", c->name, conf_key_name((conf_key)k));
-    const kind_def *d = kind_get(c->kind);
+    const kind_row *d = kind_row_get(c->kind);
     if (!d) return conf_perr(p, c->line, "[%s]: no kind", c->name); /* k_kind accepts only rows of the table */
     if (!c->timeout_s) c->timeout_s = d->timeout_factor * a->timeout_s;
     if (!c->title[0]) snprintf(c->title, sizeof c->title, "%s", c->name);

@@ -2,12 +2,12 @@
  *
  *   [assignment]                 name, title, timeout (seconds per run)
  *   [correct-shfl]               one section per check; the section name is the check's name
- *   kind = correct               a row of the kind table (kinds.h; `grade --kinds` prints it)
+ *   kind = correct               a row of the kind table (kind_table.h; `grade --kinds` prints it)
  *   points = 15
  *   ...                          the kind's own keys (docs/grading.md lists them)
  *
- * The keys a check section may hold are one table in conf.c (name, key bit,
- * parser); which of them a kind requires or allows is its row in kinds.c.
+ * The keys a check section may hold are one table in conf_keys.c (name, key bit,
+ * parser); which of them a kind requires or allows is its row in kind_table.c.
  * Every error is reported as "file:line: reason". */
 #ifndef SCANLAB_CONF_H
 #define SCANLAB_CONF_H

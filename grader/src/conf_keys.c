@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "conf_parse.h"
-#include "kinds.h"
+#include "kind_table.h"
 #include "result.h"
 
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
@@ -78,15 +78,15 @@ typedef int (*key_parser)(parser *p, check_conf *c, const char *key, const char 
 
 static int k_kind(parser *p, check_conf *c, const char *key, const char *v) {
   (void)key;
-  const kind_def *d = kind_find(v);
+  const kind_row *d = kind_row_find(v);
   if (!d) {
     char names[160];
     size_t len = 0;
     names[0] = 0;
-    for (int k = 0; k < KIND_COUNT; k++) len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", KINDS[k].name);
+    for (int k = 0; k < KIND_COUNT; k++) len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", KIND_ROWS[k].name);
     return conf_perr(p, p->line, "kind: '%s' is not one of %s", v, names);
   }
-  c->kind = (check_kind)(d - KINDS);
+  c->kind = (check_kind)(d - KIND_ROWS);
   return 1;
 }
 

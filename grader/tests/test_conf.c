@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "kind_table.h"
 #include "kinds.h"
 #include "tests.h"
 
@@ -230,8 +231,8 @@ START_TEST(test_docs_list_the_kind_table) {
       continue;
     }
     ck_assert_msg(sscanf(line, "kind %63s %7s %299s %299s", name, where, r, o) == 4, "grade --kinds: bad line '%s'", line);
-    const kind_def *d = kind_find(name);
-    ck_assert_msg(d && d - KINDS == n_kinds, "grade --kinds: '%s' is not row %d of the table", name, n_kinds);
+    const kind_row *d = kind_row_find(name);
+    ck_assert_msg(d && d - KIND_ROWS == n_kinds, "grade --kinds: '%s' is not row %d of the table", name, n_kinds);
     ck_assert_msg(!strcmp(where, "gpu") || !strcmp(where, "cpu"), "grade --kinds: '%s' is not gpu or cpu", where);
     gpu[n_kinds] = !strcmp(where, "gpu");
     req[n_kinds] = key_list(r), opt[n_kinds] = key_list(o);
@@ -247,11 +248,11 @@ START_TEST(test_docs_list_the_kind_table) {
   ck_assert_msg(n == KIND_COUNT, "docs/grading.md lists %d kinds, the grader has %d", n, KIND_COUNT);
   for (int k = 0; k < n; k++) {
     char want[80];
-    snprintf(want, sizeof want, "`%s`", KINDS[k].name);
+    snprintf(want, sizeof want, "`%s`", KIND_ROWS[k].name);
     ck_assert_msg(!strcmp(rows[k][0], want), "docs/grading.md: kind row %d is %s, the grader's is %s", k, rows[k][0], want);
     ck_assert_msg(!strcmp(rows[k][1], gpu[k] ? "yes" : "no"), "docs/grading.md: %s needs a GPU: '%s'", want, rows[k][1]);
-    snprintf(want, sizeof want, "\n### `%s`\n", KINDS[k].name);
-    ck_assert_msg(strstr(doc, want) != NULL, "docs/grading.md has no section for kind %s", KINDS[k].name);
+    snprintf(want, sizeof want, "\n### `%s`\n", KIND_ROWS[k].name);
+    ck_assert_msg(strstr(doc, want) != NULL, "docs/grading.md has no section for kind %s", KIND_ROWS[k].name);
   }
   /* "### Every check": the keys every check takes, required or not. */
   n = doc_table(doc, "\n### Every check\n", rows, 40);
@@ -268,16 +269,16 @@ START_TEST(test_docs_list_the_kind_table) {
     int required = strstr(kinds, "(required)") != NULL;
     if ((paren = strchr(kinds, '('))) *paren = 0;
     for (char *k = strtok_r(kinds, ", ", &ks); k; k = strtok_r(NULL, ", ", &ks)) {
-      const kind_def *d = kind_find(k);
+      const kind_row *d = kind_row_find(k);
       ck_assert_msg(d != NULL, "docs/grading.md: '%s' in 'Keys by kind' is not a kind", k);
-      *(required ? &dreq[d - KINDS] : &dopt[d - KINDS]) |= keys;
+      *(required ? &dreq[d - KIND_ROWS] : &dopt[d - KIND_ROWS]) |= keys;
     }
   }
   for (int k = 0; k < KIND_COUNT; k++) {
     ck_assert_msg(dreq[k] == req[k], "docs/grading.md: the keys kind %s requires differ from its row (docs %#x, grader %#x)",
-                  KINDS[k].name, dreq[k], req[k]);
+                  KIND_ROWS[k].name, dreq[k], req[k]);
     ck_assert_msg(dopt[k] == opt[k], "docs/grading.md: the keys kind %s allows differ from its row (docs %#x, grader %#x)",
-                  KINDS[k].name, dopt[k], opt[k]);
+                  KIND_ROWS[k].name, dopt[k], opt[k]);
   }
   free(doc);
 }
