@@ -166,7 +166,7 @@ $(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gen
 	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
 	  -MD -MF $$$$t.d -c $(call student_cu,$(1),$(2)) -o $$$$t.o > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
 	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
-	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin > $$$$t.why; then \
+	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin > $$$$t.why 2>&1; then \
 	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
 	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
 
