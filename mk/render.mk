@@ -20,12 +20,13 @@ $(RENDER): $(B)/tools/render.o $(LIBGRADER)
 
 .PHONY: render movie
 # With a GPU, `make render` draws with $(SRC)'s renderer through the 05 harness
-# (--out), which has the cases of its table: SCENE at 1024, or SCENE-WxH for
+# (the runner, which starts the judge on itself; --out writes the last frame
+# drawn), which has the cases of its table: SCENE at 1024, or SCENE-WxH for
 # the other sizes it lists. Without a GPU, or for a size it has no case of,
 # the CPU reference draws it.
 R05_HARNESS := $(B)/$(SRC)/05-renderer/harness
 R05_CASE = $(if $(filter 1024,$(SIZE)),$(SCENE),$(SCENE)-$(SIZE)x$(SIZE))
-render: $(RENDER) $(if $(HAVE_GPU),$(R05_HARNESS)) ## draw a scene: make render SCENE=rand10k [SIZE=1024] [SRC=starter|solutions] (GPU: SRC's renderer; else the CPU reference)
+render: $(RENDER) $(if $(HAVE_GPU),$(R05_HARNESS) $(JUDGE)) ## draw a scene: make render SCENE=rand10k [SIZE=1024] [SRC=starter|solutions] (GPU: SRC's renderer; else the CPU reference)
 	@mkdir -p $(RENDER_OUT)
 	@if [ "$(HAVE_GPU)" = 1 ] && $(R05_HARNESS) --list | grep -q '^case $(R05_CASE) '; then \
 	  out=$(RENDER_OUT)/$(SCENE)-$(SRC); \
