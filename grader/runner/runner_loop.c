@@ -240,12 +240,17 @@ static int exec_judge(int argc, char **argv) {
            "beside it (set SCANLAB_JUDGE)", asg->name);
   char **args = calloc((size_t)argc + 6, sizeof *args);
   if (!args) die(2, "out of memory");
+  /* --list needs no runner (nor a GPU): the judge prints the spec's tables. */
+  int listing = 0;
+  for (int i = 1; i < argc; i++) listing |= !strcmp(argv[i], "--list");
   int n = 0;
   args[n++] = judge;
   args[n++] = "--assignment";
   args[n++] = (char *)asg->name;
-  args[n++] = "--runner";
-  args[n++] = self;
+  if (!listing) {
+    args[n++] = "--runner";
+    args[n++] = self;
+  }
   for (int i = 1; i < argc; i++) args[n++] = argv[i];
   args[n] = NULL;
   execv(judge, args);
