@@ -282,6 +282,11 @@ static const fault FAULTS[] = {
      "rm build/starter/99-fake/harness build/starter/99-fake/harness.ptx; "
      "printf 'nvcc -c ...\\nstarter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n1 error detected\\n' > build/starter/99-fake/build.log",
      "ptx", "fail", "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
+    /* the build inspected the student's object and refused it (mk/inspect-student.sh): its reason, not "does not compile" */
+    {"student build refused", NULL, NULL,
+     "rm build/starter/99-fake/harness; printf 'nvcc -c ...\n' > build/starter/99-fake/build.log; "
+     "echo 'refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh): write it yourself' > build/starter/99-fake/refused",
+     "correct", "fail", "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)", 0},
     /* a broken reference: never scored against */
     {"reference missing", NULL, NULL, "rm assignments/99-fake/ref/reference", "correct", "error", "reference binary", 4},
     {"reference corrupt", NULL, NULL, "head -c 3000 /dev/urandom > assignments/99-fake/ref/reference", "perf", "error",
