@@ -1,0 +1,517 @@
+// large_scan.cu (solution, assignment 04): device-wide exclusive scans of up to
+// 2^28 unsigned ints, and find_repeats as a stream compaction on the same scan.
+//
+// Versions (the harness's variant table names them by these slugs):
+//   decoupled_lookback  exclusive_scan: one pass. Each block takes a tile id from
+//                       an atomic counter, scans its tile, publishes the tile's
+//                       sum in one 64-bit status word (flag + value), and looks
+//                       back over its predecessors' words, 32 at a time, until
+//                       it meets an inclusive prefix. 2n elements moved.
+//   lookback_acqrel     the same with flag, aggregate and prefix in separate
+//                       32-bit words, ordered by st.release / ld.acquire.
+//   hierarchical        scan the tiles, scan the tile sums recursively, add the
+//                       scanned sums back: 4n elements moved, 2 launches a level.
+//   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
+//                       n / 8192), scan each tile again starting from its sum: 3n.
+//   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
+//                       set flag's index scattered to its scanned position: n read.
+//
+// Layers, as in CUB: tile loading and storing (through shared memory, so that
+// global accesses are 16-byte vectors and coalesced), the block scan (warp
+// shuffles, then the 16 warp totals), the look-back (one warp: lookback.cuh),
+// the kernels, and the host entry points, which only launch and return errors.
+#include <stdint.h>
+
+#include "large_scan.h"
+#include "lookback.cuh" // the tile status, its memory accesses and the look-back
+
+// ---------------------------------------------------------------- tile shape
+
+// 512 threads x 16 consecutive elements: a tile of 8192 (32 KiB), two blocks
+// an SM. 16 elements a thread are four 16-byte loads in flight per thread,
+// and with the next tile's loads issued before the look-back (below) that
+// covers DRAM latency on an H100. Of the shapes measured (256 x 16 with 4
+// blocks an SM, 128 x 16 with 8, 512 x 20 with 2, ...: tuning-04-h100.txt)
+// this was the fastest at 2^24 and 2^28, within 4% of a copy.
+//
+// The shape and the look-back's pause can be changed from the compiler's
+// command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
+// are the shape described here.
+#ifndef LS_CFG_THREADS
+#define LS_CFG_THREADS 512 // threads a block: a multiple of 32
+#endif
+#ifndef LS_CFG_ITEMS
+#define LS_CFG_ITEMS 16 // elements a thread: a multiple of 4
+#endif
+#ifndef LS_CFG_MIN_BLOCKS
+#define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__)
+#endif
+enum {
+  LS_THREADS = LS_CFG_THREADS,
+  LS_ITEMS = LS_CFG_ITEMS,
+  LS_TILE = LS_THREADS * LS_ITEMS,
+  LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
+  LS_WARPS = LS_THREADS / 32,
+};
+
+// Returns the first CUDA error of a call or a launch to the caller.
+#define LS_TRY(call)                                                                                                   \
+  do {                                                                                                                 \
+    cudaError_t ls_err_ = (call);                                                                                      \
+    if (ls_err_ != cudaSuccess) return ls_err_;                                                                        \
+  } while (0)
+
+static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
+
+// ---------------------------------------------------------------- loading and storing a tile
+
+// Shared-memory position of vector c (0 .. LS_TILE / 4 - 1) of a tile. Loads write vector
+// j * LS_THREADS + t (8 consecutive threads: 8 consecutive vectors); the scan reads
+// vectors 4t .. 4t + 3. A 16-byte access is served 8 threads at a time, so 8
+// threads must fall in 8 different 16-byte bank groups: XOR-ing c's low three
+// bits with its bits 3..5 permutes each aligned group of 8 (the loads stay
+// conflict-free) and sends the vectors 4t + j of 8 consecutive threads to 8
+// different groups.
+static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) & 7); }
+
+static __device__ __forceinline__ int ls_valid(size_t n, size_t base) {
+  return n - base < LS_TILE ? (int)(n - base) : LS_TILE;
+}
+
+// Issues the loads of tile `base` of in, `valid` elements (the rest read as 0),
+// striped: v[j] of thread t is vector j * LS_THREADS + t of the tile, so a warp reads
+// 512 contiguous bytes an instruction. Nothing waits for them until v is used.
+static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_t base, int valid, uint4 v[LS_VECS]) {
+  int t = threadIdx.x;
+  if (valid == LS_TILE) {
+    const uint4 *src = (const uint4 *)(in + base);
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) v[j] = src[j * LS_THREADS + t];
+  } else {
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) {
+      int e = (j * LS_THREADS + t) * 4;
+      v[j].x = e + 0 < valid ? in[base + e + 0] : 0;
+      v[j].y = e + 1 < valid ? in[base + e + 1] : 0;
+      v[j].z = e + 2 < valid ? in[base + e + 2] : 0;
+      v[j].w = e + 3 < valid ? in[base + e + 3] : 0;
+    }
+  }
+}
+
+// Striped v to each thread's own: thread t gets elements 16t .. 16t + 15 as
+// four vectors, through shared memory.
+static __device__ __forceinline__ void ls_to_threads(uint4 *s_vec, uint4 v[LS_VECS]) {
+  int t = threadIdx.x;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(j * LS_THREADS + t)] = v[j];
+  __syncthreads(); // every vector is in shared memory before any thread reads its 16
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(t * LS_VECS + j)];
+}
+
+// A thread's own 16 results back where ls_to_threads read its 16 elements. No
+// barrier is needed first: each thread rewrites only what it alone read.
+static __device__ __forceinline__ void ls_put_own(uint4 *s_vec, const uint4 v[LS_VECS]) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(threadIdx.x * LS_VECS + j)] = v[j];
+}
+
+// Thread t's striped vectors of the tile in shared memory. The caller's
+// barrier has made every thread's ls_put_own visible.
+static __device__ __forceinline__ void ls_get_striped(const uint4 *s_vec, uint4 v[LS_VECS]) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(j * LS_THREADS + threadIdx.x)];
+}
+
+// Striped v, plus `add`, to out's tile `base`: a warp writes 512 contiguous
+// bytes an instruction.
+static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t base, int valid, const uint4 v[LS_VECS],
+                                                        unsigned add) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    int c = j * LS_THREADS + threadIdx.x;
+    uint4 r = v[j];
+    r.x += add, r.y += add, r.z += add, r.w += add;
+    if (valid == LS_TILE) {
+      ((uint4 *)(out + base))[c] = r;
+    } else {
+      int e = c * 4;
+      if (e + 0 < valid) out[base + e + 0] = r.x;
+      if (e + 1 < valid) out[base + e + 1] = r.y;
+      if (e + 2 < valid) out[base + e + 2] = r.z;
+      if (e + 3 < valid) out[base + e + 3] = r.w;
+    }
+  }
+}
+
+// A whole tile into v, each thread's own 16 (the kernels that keep no loads in flight).
+static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t base, int valid, uint4 *s_vec,
+                                                    uint4 v[LS_VECS]) {
+  ls_load_striped(in, base, valid, v);
+  ls_to_threads(s_vec, v);
+}
+
+// The inverse: thread t's 16 results v into out's tile, the same way back.
+// The caller's barrier has ended every read of s_vec since ls_load_tile's.
+static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base, int valid, uint4 *s_vec,
+                                                     uint4 v[LS_VECS]) {
+  ls_put_own(s_vec, v);
+  __syncthreads(); // every result is in shared memory before the striped reads
+  ls_get_striped(s_vec, v);
+  ls_store_striped(out, base, valid, v, 0);
+}
+
+// The sum of a thread's 16 elements.
+static __device__ __forceinline__ unsigned ls_thread_total(const uint4 v[LS_VECS]) {
+  unsigned sum = 0;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) sum += v[j].x + v[j].y + v[j].z + v[j].w;
+  return sum;
+}
+
+// ---------------------------------------------------------------- block scan
+
+// Exclusive scan of one value per thread over the block; *total gets the sum
+// of all LS_THREADS. Five shuffle steps in each warp, one barrier, then each thread
+// adds the totals of the warps before its own (8 broadcast reads).
+static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsigned *s_warp, unsigned *total) {
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  unsigned inc = x;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    unsigned y = __shfl_up_sync(LS_FULL_MASK, inc, d);
+    if (lane >= d) inc += y;
+  }
+  if (lane == 31) s_warp[warp] = inc;
+  __syncthreads(); // the warp totals are written before any thread reads them
+  unsigned before = 0, all = 0;
+#pragma unroll
+  for (int w = 0; w < LS_WARPS; w++) {
+    unsigned s = s_warp[w];
+    before += w < warp ? s : 0;
+    all += s;
+  }
+  *total = all;
+  return before + inc - x;
+}
+
+// The 16 exclusive results of a thread whose elements are v and whose first
+// element's prefix is `prefix`.
+static __device__ __forceinline__ void ls_thread_exclusive(uint4 v[LS_VECS], unsigned prefix) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    uint4 a = v[j];
+    v[j].x = prefix;
+    v[j].y = prefix += a.x;
+    v[j].z = prefix += a.y;
+    v[j].w = prefix += a.z;
+    prefix += a.w;
+  }
+}
+
+// ---------------------------------------------------------------- kernels
+
+// What a look-back kernel computes: a scan of the input, or find_repeats.
+enum ls_op { LS_SCAN, LS_REPEATS };
+
+// Issues the loads of tile `tile` into v (striped); for find_repeats, the last
+// thread also loads the element after the tile, which its last flag needs.
+static __device__ __forceinline__ void ls_fetch(int op, const unsigned *in, size_t n, unsigned tile, uint4 v[LS_VECS],
+                                                unsigned *after) {
+  size_t base = (size_t)tile * LS_TILE;
+  ls_load_striped(in, base, ls_valid(n, base), v);
+  if (op == LS_REPEATS && threadIdx.x == LS_THREADS - 1) *after = base + LS_TILE < n ? in[base + LS_TILE] : 0;
+}
+
+// find_repeats: bit 4j + k of the result flags element 16t + 4j + k of the
+// tile starting at element `first` (thread t's own 16 in v), set when it
+// equals the next element and that one exists. `next` is the element after
+// thread t's 16.
+static_assert(LS_ITEMS <= 32, "find_repeats keeps a thread's flags as the bits of one word");
+static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS], unsigned next, size_t first,
+                                                           size_t n) {
+  unsigned flags = 0;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    unsigned after = j < LS_VECS - 1 ? v[j + 1].x : next;
+    size_t i = first + 4 * j;
+    flags |= (unsigned)(i + 1 < n && v[j].x == v[j].y) << (4 * j);
+    flags |= (unsigned)(i + 2 < n && v[j].y == v[j].z) << (4 * j + 1);
+    flags |= (unsigned)(i + 3 < n && v[j].z == v[j].w) << (4 * j + 2);
+    flags |= (unsigned)(i + 4 < n && v[j].w == after) << (4 * j + 3);
+  }
+  return flags;
+}
+
+// The single-pass kernels. Each block takes tickets until they run out (the
+// grid is what fits on the GPU at once, ls_grid), and works on two tiles at a
+// time: `tile`, whose loads are in flight, and `held`, the tile before it,
+// whose results wait in registers for the look-back. Each round:
+//   1. thread 0 takes the next ticket while the tile's loads are in flight;
+//   2. the tile goes to the threads' registers and is scanned in the block,
+//      and thread 0 publishes its sum at once: publishing never waits on
+//      another tile;
+//   3. the next tile's loads are issued into the registers the tile used (its
+//      results wait in shared memory), and stay in flight during 4 and 5;
+//   4. warp 0 looks back for `held` (lookback.cuh), whose sum went out a
+//      round ago, so its predecessors have had a round to publish theirs;
+//   5. held's results, plus its prefix, go out; the tile's results move from
+//      shared memory to the registers held's used (a scan), or stay as 16
+//      flag bits a thread (find_repeats), and the tile becomes `held`.
+// Were a block to look back on a tile as soon as it had published its sum,
+// the tile's predecessors could still be loading: each of them waits for its
+// own block's previous look-back before it publishes, so every look-back
+// would wait on the slowest of its predecessors' blocks. Per tile: 8192
+// elements read once (16-byte loads); for a scan, 8192 written once; one
+// status slot written twice; the look-back reads 32 slots per window row.
+static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix;
+  __shared__ ls_tickets s_tickets;
+  ls_header *h = (ls_header *)work;
+  unsigned *slots = (unsigned *)(h + 1);
+  int t = threadIdx.x;
+  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
+  __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
+  unsigned tile = s_first, epoch = s_tickets.epoch;
+  unsigned held = tiles, held_sum = 0, held_before = 0, held_flags = 0; // none held yet
+  uint4 v[LS_VECS], r[LS_VECS];                                            // the tile's loads; held's results
+  unsigned after = 0;
+  if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
+  while (tile < tiles || held < tiles) {
+    unsigned next = tiles, sum = 0, before = 0, flags = 0;
+    if (tile < tiles) {
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
+      size_t base = (size_t)tile * LS_TILE;
+      ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
+      next = s_next;
+      unsigned mine;
+      if (op == LS_REPEATS) {
+        unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
+        flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
+        mine = __popc(flags);
+      } else {
+        mine = ls_thread_total(v);
+      }
+      before = ls_block_exclusive(mine, s_warp, &sum);
+      if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
+      if (op == LS_SCAN) {
+        ls_thread_exclusive(v, before);
+        ls_put_own(s_vec, v);
+      }
+      if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
+    }
+    if (held < tiles && t < 32) { // 4
+      unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
+      if (t == 0) {
+        s_prefix = prefix;
+        if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
+      }
+    }
+    __syncthreads(); // held's prefix and the tile's results are in shared memory before anyone reads them
+    if (held < tiles) { // 5
+      size_t base = (size_t)held * LS_TILE;
+      if (op == LS_SCAN) {
+        ls_store_striped(out, base, ls_valid(n, base), r, s_prefix);
+      } else {
+        // Scatter: each flagged element's index goes to its position in the scan.
+        unsigned pos = s_prefix + held_before, first = (unsigned)(base + (size_t)t * LS_ITEMS);
+        for (; held_flags; held_flags &= held_flags - 1) out[pos++] = first + __ffs(held_flags) - 1;
+      }
+    }
+    if (op == LS_SCAN && tile < tiles) ls_get_striped(s_vec, r);
+    __syncthreads(); // s_vec, s_prefix and s_next are read before the next round rewrites them
+    held = tile, held_sum = sum, held_before = before, held_flags = flags;
+    tile = next;
+  }
+}
+
+// At most 64 registers a thread, so LS_CFG_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
+#define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
+
+static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+                                                unsigned span, void *work) {
+  ls_lookback_tiles(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, span, work);
+}
+static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+                                                 unsigned span, void *work) {
+  ls_lookback_tiles(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, span, work);
+}
+static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
+                                            unsigned tiles, unsigned span, void *work) {
+  ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
+}
+
+// Block b scans tile b on its own, adds carry[b] when carry is given, and
+// writes the tile's sum to sums[b] when sums is given. 8192 read, 8192 written.
+static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
+                                               const unsigned *carry) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS];
+  size_t base = (size_t)blockIdx.x * LS_TILE;
+  int valid = ls_valid(n, base);
+  uint4 v[LS_VECS];
+  ls_load_tile(in, base, valid, s_vec, v);
+  unsigned mine = ls_thread_total(v);
+  unsigned total, before = ls_block_exclusive(mine, s_warp, &total);
+  if (sums && threadIdx.x == 0) sums[blockIdx.x] = total;
+  ls_thread_exclusive(v, before + (carry ? carry[blockIdx.x] : 0));
+  ls_store_tile(out, base, valid, s_vec, v);
+}
+
+// Block b writes the sum of tile b to sums[b]: 8192 read, 4 bytes written.
+static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, unsigned *sums) {
+  __shared__ uint4 s_vec[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS];
+  size_t base = (size_t)blockIdx.x * LS_TILE;
+  int valid = ls_valid(n, base);
+  uint4 v[LS_VECS];
+  ls_load_tile(in, base, valid, s_vec, v); // the transpose is not needed for a sum, but keeps one load path
+  unsigned mine = ls_thread_total(v);
+  unsigned total;
+  ls_block_exclusive(mine, s_warp, &total);
+  if (threadIdx.x == 0) sums[blockIdx.x] = total;
+}
+
+// out[i] += carry[i / LS_TILE], four elements a thread (16-byte accesses).
+static __global__ void ls_add_carry(unsigned *out, size_t n, const unsigned *carry) {
+  size_t v = (size_t)blockIdx.x * blockDim.x + threadIdx.x, e = v * 4;
+  if (e >= n) return;
+  unsigned c = carry[e / LS_TILE]; // 4 divides LS_TILE: the four share a tile
+  if (e + 4 <= n) {
+    uint4 *p = (uint4 *)out + v;
+    uint4 a = *p;
+    a.x += c, a.y += c, a.z += c, a.w += c;
+    *p = a;
+  } else {
+    for (size_t i = e; i < n; i++) out[i] += c;
+  }
+}
+
+// ---------------------------------------------------------------- host: workspace
+
+// Words of tile sums at every level of the hierarchy for n elements, each
+// level rounded up to 4 words so the next level's vectors stay aligned.
+static size_t ls_level_words(size_t n) {
+  size_t words = 0;
+  for (size_t m = n; m > LS_TILE; m = ls_tiles(m)) words += (ls_tiles(m) + 3) & ~(size_t)3;
+  return words;
+}
+
+// The header and a status slot per tile (lookback.cuh: 8 bytes packed, 16 acq_rel).
+static size_t ls_lookback_bytes(size_t n, int layout) {
+  return sizeof(ls_header) + 4 * LS_SLOT_WORDS(layout) * ls_tiles(n);
+}
+
+// One workspace serves every scan version: the largest they need.
+size_t exclusive_scan_workspace(size_t n) {
+  size_t a = ls_lookback_bytes(n, LS_ACQ_REL), b = 4 * ls_level_words(n);
+  return a > b ? a : b;
+}
+
+size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED); }
+
+static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
+
+// The grid of a single-pass kernel for `tiles` tiles: as many blocks as fit on
+// the GPU at once (asked once per kernel and device), or one a tile when
+// LS_CFG_PERSISTENT is 0 (a tuning experiment).
+#ifndef LS_CFG_PERSISTENT
+#define LS_CFG_PERSISTENT 1
+#endif
+static cudaError_t ls_grid(const void *kernel, unsigned tiles, unsigned *grid) {
+  static struct {
+    const void *kernel;
+    int device;
+    unsigned blocks;
+  } known[8];
+  *grid = tiles;
+  if (!LS_CFG_PERSISTENT) return cudaSuccess;
+  int device, sms, per_sm;
+  LS_TRY(cudaGetDevice(&device));
+  for (int i = 0; i < 8 && known[i].kernel; i++)
+    if (known[i].kernel == kernel && known[i].device == device) {
+      if (known[i].blocks < tiles) *grid = known[i].blocks;
+      return cudaSuccess;
+    }
+  LS_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  LS_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, LS_THREADS, 0));
+  unsigned blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
+  for (int i = 0; i < 8; i++)
+    if (!known[i].kernel) {
+      known[i].kernel = kernel, known[i].device = device, known[i].blocks = blocks;
+      break;
+    }
+  if (blocks < tiles) *grid = blocks;
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- host: entry points
+
+static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *out, size_t n, void *work) {
+  if (n == 0) return cudaSuccess;
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(in) || ls_misaligned(out) || ls_misaligned(work))
+    return cudaErrorInvalidValue;
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  if (layout == LS_PACKED) {
+    LS_TRY(ls_grid((const void *)ls_scan_packed, tiles, &grid));
+    ls_scan_packed<<<grid, LS_THREADS>>>(in, out, n, tiles, tiles + grid, work);
+  } else {
+    LS_TRY(ls_grid((const void *)ls_scan_acq_rel, tiles, &grid));
+    ls_scan_acq_rel<<<grid, LS_THREADS>>>(in, out, n, tiles, tiles + grid, work);
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  return ls_lookback_scan(LS_PACKED, d_in, d_out, n, d_work);
+}
+
+cudaError_t exclusive_scan_lookback_acqrel(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  return ls_lookback_scan(LS_ACQ_REL, d_in, d_out, n, d_work);
+}
+
+// Scans tiles with their sums in sums[0..tiles), scans those in place one level
+// up (recursion depth: 3 at 2^28), and adds them back.
+cudaError_t exclusive_scan_hierarchical(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  if (n == 0) return cudaSuccess;
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_out) || ls_misaligned(d_work))
+    return cudaErrorInvalidValue;
+  unsigned tiles = (unsigned)ls_tiles(n);
+  unsigned *sums = (unsigned *)d_work;
+  ls_scan_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, tiles > 1 ? sums : NULL, NULL);
+  LS_TRY(cudaGetLastError());
+  if (tiles == 1) return cudaSuccess;
+  LS_TRY(exclusive_scan_hierarchical(sums, sums, tiles, sums + ((tiles + 3) & ~3u)));
+  unsigned vectors = (unsigned)((n + 3) / 4);
+  ls_add_carry<<<(vectors + 255) / 256, 256>>>(d_out, n, sums);
+  return cudaGetLastError();
+}
+
+// Sums the tiles, scans the sums (hierarchically), scans each tile from its sum.
+cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_out, size_t n, void *d_work) {
+  if (n == 0) return cudaSuccess;
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_out) || ls_misaligned(d_work))
+    return cudaErrorInvalidValue;
+  unsigned tiles = (unsigned)ls_tiles(n);
+  unsigned *sums = (unsigned *)d_work;
+  if (tiles > 1) {
+    ls_reduce_tiles<<<tiles, LS_THREADS>>>(d_in, n, sums);
+    LS_TRY(cudaGetLastError());
+    LS_TRY(exclusive_scan_hierarchical(sums, sums, tiles, sums + ((tiles + 3) & ~3u)));
+  }
+  ls_scan_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, NULL, tiles > 1 ? sums : NULL);
+  return cudaGetLastError();
+}
+
+cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
+  if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
+  if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  LS_TRY(ls_grid((const void *)ls_repeats, tiles, &grid));
+  ls_repeats<<<grid, LS_THREADS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
+  return cudaGetLastError();
+}
