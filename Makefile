@@ -5,7 +5,7 @@
 #
 # Layout (docs/architecture.md): assignments/NN (handout, harness, grade.conf, ref/),
 # starter/NN (the files students edit), solutions/NN (the same files, solved),
-# grader/ (lib: shared C modules, harness: CUDA driver, src: grader, tests).
+# grader/ (lib: shared C modules, runner: the untrusted side, judge: the trusted side, src: grader, tests).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -165,9 +165,9 @@ $(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gen
 	@echo "NVCC $(1)/$(2) -> $$@"
 	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
 	  -MD -MF $$$$t.d -c $(call student_cu,$(1),$(2)) -o $$$$t.o > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
-	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
+	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@ $$(@D)/harness $$(@D)/bench; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
 	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin > $$$$t.why 2>&1; then \
-	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
+	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@ $$(@D)/harness $$(@D)/bench; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
 	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
 
 $(B)/$(1)/$(2)/harness: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode

@@ -27,14 +27,14 @@ timings: ## time every reference over its case table on this GPU: assignments/NN
 # A handout's references must run on every supported GPU: they are built with the
 # fat list whatever GPU this machine has (a no-op when that is already the build).
 handout: ## write dist/scan-lab-handout.tar.gz: the course without solutions, fat reference binaries, a prebuilt grader
-	@$(MAKE) reference $(GRADE) GENCODE='$(FAT_GENCODE)'
+	@$(MAKE) reference $(GRADE) $(JUDGE) GENCODE='$(FAT_GENCODE)'
 	@bash tools/package.sh handout '$(FAT_GENCODE)' $(HANDOUT_TGZ)
 
 gradescope: ## write dist/gradescope-autograder.zip (setup.sh, run_autograder, the handout): make gradescope [A=01]
-	@$(MAKE) reference $(GRADE) GENCODE='$(FAT_GENCODE)'
+	@$(MAKE) reference $(GRADE) $(JUDGE) GENCODE='$(FAT_GENCODE)'
 	@bash tools/package.sh gradescope '$(FAT_GENCODE)' $(GRADESCOPE_ZIP) $(A)
 
 grade-all: ## grade one folder per student: make grade-all SUBMISSIONS=dir/ [A=01] [STUDENT_TIMEOUT=1800]; writes gradebook.csv
 	@test -n "$(SUBMISSIONS)" || { echo "make grade-all: name the folder of submissions: make grade-all SUBMISSIONS=dir/" >&2; exit 2; }
-	@$(MAKE) tools $(LIBHARNESS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS))
 	@bash tools/grade-all.sh "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"

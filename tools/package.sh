@@ -8,7 +8,7 @@
 # new files first, so that nothing else lying in the checkout ships) except solutions/,
 # answer files and the GPU tier's faults (solutions with one bug each), plus the
 # reference binaries assignments/NN/ref/reference (built fat: FAT_GENCODE must be the
-# flags in build/.gencode) and the grader prebuilt as grader/bin/grade, which the
+# flags in build/.gencode) and the grader and the judge prebuilt as grader/bin/grade and grader/bin/judge, which the
 # Makefile copies into place instead of building it (so no libinih-dev is needed).
 # The Gradescope zip adds setup.sh and run_autograder at its root (tools/gradescope/);
 # A, when given, is the assignment its run_autograder grades.
@@ -46,6 +46,7 @@ for conf in assignments/*/grade.conf; do
 done
 mkdir -p "$stage/grader/bin"
 cp -p build/grader/grade "$stage/grader/bin/grade"
+cp -p build/grader/judge "$stage/grader/bin/judge" # the judge links inih too, and the specs of every assignment
 
 tmp=$out.tmp$$
 case "$what" in

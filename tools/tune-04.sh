@@ -25,7 +25,7 @@ case ${1:-} in
   build)
     shift
     shapes=${*:-512x16x2 512x16x2n 512x16x2w4 512x20x2 256x16x4 128x16x8 512x16x2s64}
-    [ -f build/lib/libharness.a ] || { echo "tune-04: build/lib/libharness.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
+    [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
     mkdir -p "$dir"
     for s in $shapes; do
       if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?(w([0-9]+))?(n)?$ ]]; then
@@ -35,9 +35,12 @@ case ${1:-} in
       flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[5]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[7]:-1}"
       flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[8]}" ] && echo 0 || echo 1)"
       # shellcheck disable=SC2086
-      "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Igrader/lib -Igrader/harness -Iassignments/04-large-scan \
-        -Isolutions/04-large-scan assignments/04-large-scan/main.cu build/lib/libharness.a -l:libpng16.a -l:libz.a -lm -lpthread \
-        -o "$dir/$s" 2> "$dir/$s.log" || { cat "$dir/$s.log" >&2; exit 1; }
+      # The shape's solution object, then the bench runner (CUB rows) linked with it.
+      { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -Isolutions/04-large-scan \
+          -c solutions/04-large-scan/large_scan.cu -o "$dir/$s.o" &&
+        "$NVCC" -O3 -std=c++17 -arch="$ARCH" -DHX_BENCH -Igrader/lib -Igrader/runner -Iassignments/04-large-scan \
+          assignments/04-large-scan/runner.cu "$dir/$s.o" build/runner/librunner.a -lpthread -o "$dir/$s"; } \
+        2> "$dir/$s.log" || { cat "$dir/$s.log" >&2; exit 1; }
       note=; grep -q spill "$dir/$s.log" && note=" (ptxas warns of register spills)"
       echo "tune-04: built $dir/$s$note"
     done ;;

@@ -55,6 +55,11 @@ static void die(int code, const char *fmt, ...) {
 static void runner_failed(const char *name) {
   session_finish(&run);
   if (run.exit_code == 3) exit(3);
+  /* Under a tool (compute-sanitizer --error-exitcode 99), the tool's status is its verdict. */
+  if (opts->n_prefix && run.exit_code > 0) {
+    fprintf(stderr, "%s judge: case %s: %s\n", spec->name, name, run.why);
+    exit(run.exit_code);
+  }
   die(5, "case %s: %s", name, run.why);
 }
 
@@ -498,6 +503,7 @@ int main(int argc, char **argv) {
   }
   if (session_finish(&run)) {
     if (run.exit_code == 3) return 3;
+    if (o.n_prefix && run.exit_code > 0) return run.exit_code; /* the tool's verdict (compute-sanitizer's 99) */
     die(5, "%s", run.why);
   }
   return rc;

@@ -137,8 +137,10 @@ void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignm
   snprintf(refused, sizeof refused, "%s/build/%s/%s/refused", env->root, env->src, conf->name);
   ctx->student_ok = executable(ctx->student, ctx->student_error, sizeof ctx->student_error, "student binary");
   if (ctx->student_ok && uses_forbidden(env, conf, ctx->student_error, sizeof ctx->student_error)) ctx->student_ok = 0;
-  if (!ctx->student_ok && read_refusal(refused, ctx->student_error, sizeof ctx->student_error)) {
-    /* the build inspected the student's object and refused it: its reason, not "does not compile" */
+  if (read_refusal(refused, ctx->student_error, sizeof ctx->student_error)) {
+    /* the latest build inspected the student's object and refused it: its reason, not
+     * "does not compile", and never a runner left from an earlier build */
+    ctx->student_ok = 0;
   } else if (!ctx->student_ok && access(ctx->build_log, R_OK) == 0) {
     output_compile_errors(ctx->build_log, ctx->student_error, sizeof ctx->student_error);
   }
