@@ -41,8 +41,9 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
    * tool (compute-sanitizer) goes after --, and the judge starts the runner
    * through it. The judge's own call limit is a little under the check's, so
    * a hang is reported by the judge, with the case, before the grader's limit. */
-  double limit_s = c->timeout_s * a->env->timeout_scale;
-  snprintf(limit, sizeof limit, "%.3f", limit_s * 0.9 > 1 ? limit_s * 0.9 : 1);
+  double limit_s = c->timeout_s * a->env->timeout_scale, call_s = limit_s * 0.9 > 1 ? limit_s * 0.9 : 1;
+  if (args->call_limit_s > 0 && args->call_limit_s < call_s) call_s = args->call_limit_s;
+  snprintf(limit, sizeof limit, "%.3f", call_s);
   char *argv[64];
   int n = 0;
   if (args->direct) {
@@ -93,6 +94,14 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     snprintf(h->failure, sizeof h->failure, "%s%s%s", what, tail[0] ? ": " : "", tail);
   }
   return h;
+}
+
+double harness_call_limit(const harness_run *ref) {
+  double worst_ms = 0;
+  for (int i = 0; i < ref->n_lines; i++)
+    if (ref->lines[i].median_ms > worst_ms) worst_ms = ref->lines[i].median_ms;
+  double s = HARNESS_LIMIT_FACTOR * worst_ms * HARNESS_LIMIT_MAX_BATCH / 1000.0;
+  return s > HARNESS_LIMIT_FLOOR_S ? s : HARNESS_LIMIT_FLOOR_S;
 }
 
 const result_line *harness_find(const harness_run *h, const char *case_name) {

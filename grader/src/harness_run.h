@@ -30,7 +30,18 @@ typedef struct harness_args {
   char *const *prefix;     /* a tool and its options, NULL-terminated; NULL: none */
   const char *save_failed; /* --save-failed DIR; NULL: none */
   int direct;              /* run bin itself, not the judge on it (a program that checks its own work) */
+  double call_limit_s;     /* the judge's limit on one batch of calls (0: from the check's timeout) */
 } harness_args;
+
+/* A broken submission is graded fast: the student's calls may take at most
+ * HARNESS_LIMIT_FACTOR times the reference's slowest call of the check (times
+ * the largest batch), and never less than HARNESS_LIMIT_FLOOR_S, which covers
+ * a call's upload and download of up to 2 GiB. */
+#define HARNESS_LIMIT_FACTOR 100.0
+#define HARNESS_LIMIT_FLOOR_S 3.0
+#define HARNESS_LIMIT_MAX_BATCH 16
+/* The limit for the student's calls from the reference's run of the same check. */
+double harness_call_limit(const harness_run *ref);
 
 /* Runs the harness on the check's cases (--check, results on descriptor 3).
  * Never fails: whatever the child does is in the returned run. Free with free(). */

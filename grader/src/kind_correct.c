@@ -97,7 +97,8 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
     images_dir(a, c, k, rel, sizeof rel);
     snprintf(dir, sizeof dir, "%s/%s", root, rel);
     int save = root[0] && make_dirs(root, rel) == 0;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .save_failed = save ? dir : NULL};
+    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .save_failed = save ? dir : NULL,
+                            .call_limit_s = harness_call_limit(ref)};
     harness_run *st = harness_run_cases(a, c, &st_args);
     if (c->repeat > 1) fprintf(s->f, "run %d of %d: variant %s, seed %" PRIu64 "\n", k + 1, c->repeat, c->variant, st_args.seed);
     else fprintf(s->f, "variant %s, seed %" PRIu64 "\n", c->variant, st_args.seed);

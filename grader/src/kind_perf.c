@@ -50,7 +50,7 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
     }
     const result_line *bl = harness_find(base, k);
     t_base[i] = bl->median_ms;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps};
+    harness_args st_args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .call_limit_s = harness_call_limit(base)};
     harness_run *st = harness_run_cases(a, c, &st_args);
     judge_want want = {.variant = c->variant, .ref = bl};
     int ok = harness_judge(st, k, &want, why, sizeof why);
