@@ -50,7 +50,7 @@ for d in "$subs"/*; do
 done
 
 book=$out/gradebook.csv
-{ printf 'student'; printf ',%s' "${assignments[@]}"; printf ',total,max,failures\n'; } > "$book"
+{ printf 'student'; printf ',%s' "${assignments[@]}"; printf ',total,max,seconds,failures\n'; } > "$book"
 echo "grade-all: ${#students[@]} student(s), assignments ${assignments[*]}, seed $seed, at most $limit s each -> $out/"
 
 # The course as make grade needs it, with this student's files in starter/. A file
@@ -114,7 +114,7 @@ for student in "${students[@]}"; do
     read -r total max < <(awk -F'\t' '$5 ~ /^[0-9.]+$/ { s += $5; m += $6 } END { printf "%.2f %.2f\n", s, m }' "$dest/results.tsv")
   fi
   fail_text=$(IFS=';'; echo "${failures[*]:-}" | sed 's/;/; /g; s/"/""/g')
-  { printf '%s' "$student"; printf ',%s' "${scores[@]}"; printf ',%s,%s,"%s"\n' "$total" "$max" "$fail_text"; } >> "$book"
+  { printf '%s' "$student"; printf ',%s' "${scores[@]}"; printf ',%s,%s,%d,"%s"\n' "$total" "$max" $((SECONDS - t0)) "$fail_text"; } >> "$book"
   printf '%s / %s in %d s%s\n' "$total" "${max:--}" $((SECONDS - t0)) "${failures:+ (${failures[0]}${failures[1]:+, ...})}"
   rm -rf "$work"
 done

@@ -65,6 +65,7 @@ typedef struct check_result {
   int requires_unapplied; /* a check it requires was not graded here, so its verdict stands unchecked */ /* t_ref: the baseline's time */
   char baseline[96];       /* what t_ref is: "reference", "reference SLUG" or "copy_d2d" */
   char *files;             /* files the check saved under the results folder, one relative path a line (malloc'd), or NULL */
+  double seconds;          /* wall-clock time the check took: where a grading's time goes */
 } check_result;
 
 /* Fills the paths of ctx, and checks the student build and the reference. */

@@ -174,8 +174,8 @@ static void print_row(const check_result *r, int idx, int total, int colour, int
   char verdict[16];
   snprintf(verdict, sizeof verdict, "%s", verdict_name(r->v));
   for (char *c = verdict; *c; c++) *c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %s\n", tty ? "\r\033[K" : "", idx, total, r->conf->name, conf_kind_name(r->conf->kind), on,
-         verdict, off, r->score, r->max, r->reason);
+  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %5.1fs %s\n", tty ? "\r\033[K" : "", idx, total, r->conf->name,
+         conf_kind_name(r->conf->kind), on, verdict, off, r->score, r->max, r->seconds, r->reason);
   fflush(stdout);
 }
 
@@ -311,7 +311,11 @@ int main(int argc, char **argv) {
         fflush(stdout);
       }
       check_result *r = &ar->results[ar->n_results++];
+      struct timespec c0, c1;
+      clock_gettime(CLOCK_MONOTONIC, &c0);
       check_run(&ctx, c, r);
+      clock_gettime(CLOCK_MONOTONIC, &c1);
+      r->seconds = (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9;
       check_apply_requires(ar->results, ar->n_results - 1);
       broken_ref |= r->v == V_ERROR;
       print_row(r, i + 1, confs[a].n_checks, colour, tty);

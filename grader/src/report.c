@@ -95,6 +95,7 @@ void report_json(FILE *f, const run_report *r) {
       jw_object_open(&w, "extra_data");
       jw_string(&w, "verdict", verdict_name(c->v));
       jw_string(&w, "reason", c->reason);
+      jw_number(&w, "seconds", c->seconds);
       if (c->has_perf) {
         jw_number(&w, "student_ms", c->t_student);
         jw_number(&w, "reference_ms", c->t_ref); /* the baseline's time */
@@ -154,10 +155,11 @@ void report_markdown(FILE *f, const run_report *r) {
       fprintf(f, "Not graded: `%s`\n", ar->conf_error);
       continue;
     }
-    fprintf(f, "| check | kind | verdict | points | reason |\n| --- | --- | --- | ---: | --- |\n");
+    fprintf(f, "| check | kind | verdict | points | seconds | reason |\n| --- | --- | --- | ---: | ---: | --- |\n");
     for (int i = 0; i < ar->n_results; i++) {
       const check_result *c = &ar->results[i];
-      fprintf(f, "| %s | %s | %s | %.2f / %.2f | ", c->conf->name, conf_kind_name(c->conf->kind), verdict_name(c->v), c->score, c->max);
+      fprintf(f, "| %s | %s | %s | %.2f / %.2f | %.1f | ", c->conf->name, conf_kind_name(c->conf->kind), verdict_name(c->v), c->score,
+              c->max, c->seconds);
       md_cell(f, c->reason);
       fprintf(f, " |\n");
     }

@@ -329,12 +329,13 @@ START_TEST(test_grade_all) {
   FILE *f = fopen(path, "r");
   char line[1024];
   ck_assert(fgets(line, sizeof line, f) != NULL);
-  ck_assert_str_eq(line, "student,01-warp-scan,total,max,failures\n");
+  ck_assert_str_eq(line, "student,01-warp-scan,total,max,seconds,failures\n");
   int rows = 0;
   while (fgets(line, sizeof line, f)) {
     char student[64], failures[512] = "";
-    double score, total;
-    ck_assert_msg(sscanf(line, "%63[^,],%lf,%lf,", student, &score, &total) == 3, "bad row: %s", line);
+    double score, total, max, seconds;
+    ck_assert_msg(sscanf(line, "%63[^,],%lf,%lf,%lf,%lf,", student, &score, &total, &max, &seconds) == 5, "bad row: %s", line);
+    ck_assert_msg(seconds >= 0 && seconds < 3600, "%s: %g seconds to grade", student, seconds);
     const char *q = strchr(line, '"'); /* the failures field is quoted */
     ck_assert_msg(q != NULL, "no quoted failures field: %s", line);
     snprintf(failures, sizeof failures, "%s", q + 1);
