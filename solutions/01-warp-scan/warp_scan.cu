@@ -2,6 +2,8 @@
 // signatures as starter/01-warp-scan/warp_scan.cu, so diffing the two files
 // shows the answers. Each version's comment gives its cost per warp.
 
+#include "warp_scan.h"
+
 // Version 1: the scratch scan through volatile pointers.
 // `volatile` makes every data[...] in the source one real shared-memory access,
 // in program order: the compiler may no longer keep data[0] in a register or

@@ -5,6 +5,8 @@
 // warp's own 64 ints of shared memory: scratch[0..31] hold zeros so that
 // scratch[32 + lane - k] never leaves the buffer, scratch[32..63] the values.
 
+#include "warp_scan.h"
+
 // Version 1: the classic scratch scan. It gives wrong answers: find out why from
 // the PTX (`make ptx A=01`) and fix it.
 // TODO(student): task 1, make this correct (a one-word change, then explain it).

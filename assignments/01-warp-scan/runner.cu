@@ -1,0 +1,100 @@
+// runner.cu: the course-owned runner of assignment 01 (warp scan). Do not edit.
+//
+// The untrusted side of grading (grader/runner/runner.h): this file and your
+// warp_scan.cu, compiled on its own (-rdc=true: these kernels call your
+// __device__ functions across the two objects), make
+// build/<src>/01-warp-scan/harness. It holds the timed kernels and launches
+// them on the judge's buffers; the judge made the input, and the judge alone
+// compares what the kernels wrote. Every call gets a new input.
+//
+// Each warp scans groups of 32 consecutive elements with the student's
+// warp_scan_* function, so out[i] is the inclusive scan of in[i]'s 32-element
+// group. The last group is padded with zeros inside the kernel.
+// Cost: n ints read, n ints written; the copy of the same 8n bytes is the floor.
+// Every course-owned name here starts with hx_ or HX_.
+//
+//   build/<src>/01-warp-scan/harness --list      (runs the judge on this runner)
+//   build/<src>/01-warp-scan/harness --variant shfl --case n2^24
+//
+// Your functions live in another object, so each kernel here calls them (a
+// real call, not inlined). What `make ptx A=01` prints and the ptx checks count
+// is probe.cu: one call of your function per kernel, compiled together with
+// your file so that it is inlined there.
+#include "runner.h"
+#include "variants.h"
+#include "warp_scan.h"
+
+enum { HX_BLOCK = 256, HX_WARPS_PER_BLOCK = HX_BLOCK / 32, HX_ITEMS = 4 };
+
+static_assert(HX01_GROUP == 32, "a warp scans 32 elements");
+
+// The variant is a compile-time constant in each kernel, so the switch folds
+// away and each kernel calls exactly one version.
+static __device__ __forceinline__ int hx_scan_one(int variant, int v, int *scratch) {
+  switch (variant) {
+  case HX01_SCRATCH: return warp_scan_scratch(v, scratch);
+  case HX01_SCRATCH_REGISTER: return warp_scan_scratch_register(v, scratch);
+  case HX01_SYNCWARP: return warp_scan_syncwarp(v, scratch);
+  default: return warp_scan_shfl(v, scratch);
+  }
+}
+
+// Each block covers ITEMS * BLOCK consecutive elements: thread t handles
+// elements t, t + BLOCK, t + 2 BLOCK, ... of its block's span, so every warp
+// still scans 32 consecutive elements, every load and store is coalesced, and
+// all ITEMS loads are issued before the first scan needs its value (memory-level
+// parallelism: a scan is bandwidth-bound, see `make bench A=01`).
+static __device__ __forceinline__ void hx_scan_groups(int variant, const int *in, int *out, size_t n) {
+  __shared__ int hx_scratch[HX_WARPS_PER_BLOCK * 64];
+  int *mine = hx_scratch + (threadIdx.x / 32) * 64;
+  size_t base = (size_t)blockIdx.x * (HX_ITEMS * HX_BLOCK) + threadIdx.x;
+  int v[HX_ITEMS];
+#pragma unroll
+  for (int k = 0; k < HX_ITEMS; k++) {
+    size_t i = base + (size_t)k * HX_BLOCK;
+    v[k] = i < n ? __ldcs(in + i) : 0; // streamed: read once, keep it out of L2
+  }
+#pragma unroll
+  for (int k = 0; k < HX_ITEMS; k++) {
+    size_t i = base + (size_t)k * HX_BLOCK;
+    int s = hx_scan_one(variant, v[k], mine);
+    if (i < n) __stcs(out + i, s);
+  }
+}
+
+// The timed kernels: ITEMS groups per thread.
+extern "C" __global__ void scan4_scratch(const int *in, int *out, size_t n) { hx_scan_groups(HX01_SCRATCH, in, out, n); }
+extern "C" __global__ void scan4_scratch_register(const int *in, int *out, size_t n) {
+  hx_scan_groups(HX01_SCRATCH_REGISTER, in, out, n);
+}
+extern "C" __global__ void scan4_syncwarp(const int *in, int *out, size_t n) {
+  hx_scan_groups(HX01_SYNCWARP, in, out, n);
+}
+extern "C" __global__ void scan4_shfl(const int *in, int *out, size_t n) { hx_scan_groups(HX01_SHFL, in, out, n); }
+
+typedef void (*hx_kernel)(const int *, int *, size_t);
+// In variants.h's order.
+static const hx_kernel HX_KERNELS[] = {scan4_scratch, scan4_scratch_register, scan4_syncwarp, scan4_shfl};
+static_assert(sizeof HX_KERNELS / sizeof *HX_KERNELS == HX01_N_VARIANTS, "one kernel per variant");
+
+#define HX01_SLUG(id, slug, summary) slug,
+static const char *const hx01_slugs[] = {HX01_VARIANT_LIST(HX01_SLUG)};
+#undef HX01_SLUG
+
+// The timed region: one launch of the variant's kernel.
+static void hx01_call(const hx_call *c) {
+  if (c->n == 0) return;
+  size_t blocks = (c->n + HX_ITEMS * HX_BLOCK - 1) / (HX_ITEMS * HX_BLOCK);
+  HX_KERNELS[c->variant]<<<(unsigned)blocks, HX_BLOCK>>>((const int *)c->in[0], (int *)c->out[0], (size_t)c->n);
+  HX_CHECK_LAUNCH();
+}
+
+static const hx_runner hx01_runner = {
+    .name = "01-warp-scan",
+    .slugs = hx01_slugs,
+    .n_slugs = (int)(sizeof hx01_slugs / sizeof *hx01_slugs),
+    .workspace_bytes = NULL,
+    .call = hx01_call,
+};
+
+HX_RUNNER_MAIN(hx01_runner)
