@@ -15,11 +15,11 @@
 
 // ---- Shared-memory block scans (tasks 1 and 2).
 //
-// The harness launches one block per segment with blockDim.x = L rounded up to a
+// The runner launches one block per segment with blockDim.x = L rounded up to a
 // multiple of 32 (whole warps), and EVERY thread of the block calls the function
 // once, at the same point of the program, so a __syncthreads() inside it is legal.
 // Thread t < L passes element t of its segment in v; threads t >= L pass 0 and
-// the harness ignores what they return. `buf` is the block's 2 * HS_MAX_L ints
+// the runner ignores what they return. `buf` is the block's 2 * HS_MAX_L ints
 // of shared memory: two buffers of HS_MAX_L ints, buf[0..1024) and
 // buf[1024..2048), for the ping-pong.
 
@@ -40,8 +40,8 @@ extern "C" __global__ void hs_global_step(const int *src, int *dst, size_t n, in
 
 // Scans d_in[0..n) (n a multiple of L, n < 2^31) into d_out by launching
 // hs_global_step once per step, ping-ponging between d_out and d_tmp (n ints
-// each, allocated by the harness). d_in must not be written: the harness times
-// several runs on the same input. Returns the first CUDA error (launches are
+// each, allocated by the runner; both hold garbage on entry). d_in must not be
+// written: it is the caller's input. Returns the first CUDA error (launches are
 // asynchronous: do not synchronize), or cudaSuccess.
 cudaError_t hs_scan_global(const int *d_in, int *d_out, int *d_tmp, size_t n, int L);
 

@@ -4,6 +4,8 @@
 // thread-to-data mapping and its cost for one segment of L elements, with
 // S = ceil(log2 L) steps.
 
+#include "hillis_steele.h"
+
 // ---------------------------------------------------------------- tasks 1 and 2
 
 // The steps both shared-memory scans share. On entry src holds the block's

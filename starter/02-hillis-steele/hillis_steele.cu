@@ -2,6 +2,8 @@
 // assignments/02-hillis-steele/README.md; the declarations, and what the
 // harness guarantees when it calls them, are in hillis_steele.h.
 
+#include "hillis_steele.h"
+
 // ---------------------------------------------------------------- tasks 1 and 2
 
 // Version 1: the Hillis-Steele scan in shared memory, in place, with one
