@@ -2,16 +2,20 @@
 // pieces around it: where a tree element lives in shared memory (shared_word),
 // and the load and store of each thread's two elements.
 //
-// The kernel (main.cu) loads a segment into a tree, calls your
-// blelloch_scan_tree, and stores the result. The CPU bank-conflict model
+// The kernels (runner.cu) load a segment into a tree, call your
+// blelloch_scan_tree, and store the result. The CPU bank-conflict model
 // (model.cu) evaluates your padded_index, thread_element and tree_size over the
 // standard sweep's accesses, with no GPU; on a GPU, ncu counts your kernel's.
+// Your blelloch.cu is compiled on its own (with -rdc=true) and linked with
+// them: these declarations are all the runner and the model know of it.
 //
 // One block scans one segment of len <= TILE elements as a tree of `tree`
 // leaves (a power of two, len <= tree <= TILE); leaves len..tree-1 hold zeros.
 // Tree element i lives in shared word shared_word(layout, i).
 #ifndef BLELLOCH_H
 #define BLELLOCH_H
+
+#include "variants.h" // the variant names, shared with the judge
 
 enum {
   TILE = 2048,             // the most elements one block scans: two per thread
@@ -62,11 +66,10 @@ typedef struct layout_info {
   const char *summary; // one line for --list
 } layout_info;
 
-static const layout_info LAYOUTS[LAYOUT_COUNT] = {
-    {"blelloch_padded", "tasks 1-4: your scan with your padded_index, thread_element and tree_size"},
-    {"blelloch_unpadded", "your scan with element i in word i (no padding)"},
-    {"blelloch_gems16", "your scan with the 16-bank offset i + (i >> 4) + (i >> 8)"},
-};
+// blelloch_padded, blelloch_unpadded, blelloch_gems16 (variants.h).
+#define HX03_LAYOUT_INFO(id, slug, summary) {slug, summary},
+static const layout_info LAYOUTS[LAYOUT_COUNT] = {HX03_LAYOUT_LIST(HX03_LAYOUT_INFO)};
+#undef HX03_LAYOUT_INFO
 
 // The shared word of tree element i. `layout` is a compile-time constant in
 // each kernel, so the switch folds away.

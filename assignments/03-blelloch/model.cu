@@ -1,10 +1,12 @@
 // model.cu: the CPU model of assignment 03. Needs no GPU and makes no CUDA call.
 //
-// Built with your blelloch.cu (`make build/starter/03-blelloch/model`), it runs
-// the standard sweep's per-thread steps (below) with your padded_index,
-// thread_element and tree_size, and answers three questions about them (your
-// blelloch_scan_tree runs only on a GPU: its correctness is the harness's
-// check, and ncu counts its bank conflicts):
+// Linked with your blelloch.cu, compiled on its own (`make
+// build/starter/03-blelloch/model`), it runs the standard sweep's per-thread
+// steps (below) with your padded_index, thread_element and tree_size (the host
+// side of their __host__ __device__ definitions; blelloch.h's declarations are
+// all it knows of your file), and answers three questions about them (your
+// blelloch_scan_tree runs only on a GPU: its correctness is the judge's check,
+// and ncu counts its bank conflicts):
 //
 //   banks     For every shared-memory access of the kernel (the two loads, each
 //             up-sweep and down-sweep step, the root, the two stores), group the
@@ -40,10 +42,8 @@
 #include "cli.h"
 #include "result.h"
 
-#include "blelloch.cu"
-
-// The model's own names live in a namespace: the student's file above shares
-// this translation unit and may define helpers called emit or measure.
+// The model's own names live in a namespace: none of them can clash with a
+// name your file defines (a helper called emit or measure, say), even at link time.
 namespace hx_model {
 
 // ---------------------------------------------------------------- the standard sweep
@@ -214,7 +214,7 @@ static int tree_rows(int layout, int tree, step_row *rows) {
     rows[n].a = measure(layout, tree, ACC_MOVE, k, 0);
     rows[n].st_extra = rows[n].a.extra;
   }
-  for (int s = 1, active = tree / 2; active > 0; s *= 2, active /= 2, n++) { // main.cu's loop
+  for (int s = 1, active = tree / 2; active > 0; s *= 2, active /= 2, n++) { // the standard sweep's loop
     memset(&rows[n], 0, sizeof rows[n]);
     snprintf(rows[n].name, sizeof rows[n].name, "up-sweep");
     rows[n].stride = s;
@@ -229,7 +229,7 @@ static int tree_rows(int layout, int tree, step_row *rows) {
   rows[n].a = measure(layout, tree, ACC_ROOT, 0, 1);
   rows[n].st_extra = rows[n].a.extra;
   n++;
-  for (int s = tree / 2, active = 1; s > 0; s /= 2, active *= 2, n++) { // main.cu's loop
+  for (int s = tree / 2, active = 1; s > 0; s /= 2, active *= 2, n++) { // the standard sweep's loop
     memset(&rows[n], 0, sizeof rows[n]);
     snprintf(rows[n].name, sizeof rows[n].name, "down-sweep");
     rows[n].stride = s;

@@ -2,14 +2,19 @@
 // Same names and signatures as starter/03-blelloch/blelloch.cu, so diffing the
 // two files shows the answers; ANSWERS.md explains them with the model's numbers.
 
+#include "blelloch.h"
+
 // At stride s the tree combines tree/(2s) pairs of nodes, one per thread
 // t < tree/(2s): (left, right) = (s(2t+1) - 1, s(2t+2) - 1), the roots of two
 // neighbouring subtrees of s leaves each.
 static __device__ __forceinline__ int left_of(int t, int stride) { return stride * (2 * t + 1) - 1; }
 static __device__ __forceinline__ int right_of(int t, int stride) { return stride * (2 * t + 2) - 1; }
 
-// Task 1: up-sweep, root, down-sweep. Called with tree = TILE (a constant: the
-// loops unroll, every stride is a constant) or with the segment's smaller tree.
+// Task 1: up-sweep, root, down-sweep. Called with tree = TILE or with the
+// segment's smaller tree. Where the function is inlined with tree = TILE (the
+// PTX of probe.cu), the loops unroll and every stride is a constant; the
+// runner's kernels call it in this file's own object, with tree known only at
+// run time.
 //
 // The barrier before each step: while the step, or the one before it, has more
 // than 32 threads, they span several warps and every warp must wait at

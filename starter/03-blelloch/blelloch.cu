@@ -1,7 +1,7 @@
 // blelloch.cu: your Blelloch scan and its index functions (assignment 03).
 // The handout is assignments/03-blelloch/README.md; blelloch.h declares these
-// four functions. The kernel (main.cu) loads each segment into a tree with your
-// thread_element and padded_index, calls your blelloch_scan_tree, and stores the
+// four functions. The kernels (runner.cu) load each segment into a tree with your
+// thread_element and padded_index, call your blelloch_scan_tree, and store the
 // result. The CPU model (model.cu) counts the bank conflicts your padded_index
 // gives on the standard sweep's accesses: make build/starter/03-blelloch/model
 // && build/starter/03-blelloch/model
@@ -9,6 +9,8 @@
 // As handed out the scan is wrong (it stops after the up-sweep), and its
 // layout is unpadded with interleaved loads, so nearly every step has bank
 // conflicts once it is complete.
+
+#include "blelloch.h"
 
 // Task 1: the up-sweep, the root clear and the down-sweep of the tree in temp,
 // with their barriers. Every thread of the block calls it; element i of the

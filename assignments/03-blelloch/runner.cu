@@ -1,4 +1,11 @@
-// main.cu: the course-owned harness of assignment 03 (Blelloch scan). Do not edit.
+// runner.cu: the course-owned runner of assignment 03 (Blelloch scan). Do not edit.
+//
+// The untrusted side of grading (grader/runner/runner.h): this file and your
+// blelloch.cu, compiled on its own (-rdc=true: the kernels here call your
+// __device__ and __host__ __device__ functions across the two objects), make
+// build/<src>/03-blelloch/harness. It launches the kernels on the judge's
+// buffers; the judge made the input, and the judge alone compares what the
+// kernels wrote. Every call gets a new input.
 //
 // The input is cut into segments of L elements (the case's param; the last one
 // may be shorter) and out is the exclusive scan of each segment on its own.
@@ -18,19 +25,25 @@
 // two values per thread into registers while your scan works on the current
 // one, so the global loads' latency hides behind the sweeps.
 //
-//   build/<src>/03-blelloch/harness --list
-//   build/<src>/03-blelloch/harness --variant blelloch_padded --case n2^24 --check
+//   build/<src>/03-blelloch/harness --list      (runs the judge on this runner)
+//   build/<src>/03-blelloch/harness --variant blelloch_padded --case n2^24
 //   build/<src>/03-blelloch/harness --bench
 //
-// The student's file is compiled into this translation unit (the build puts
-// starter/ or solutions/ on the include path).
+// Your functions live in another object, so the kernels here call them (a real
+// call, not inlined: your blelloch_scan_tree gets layout and tree at run time).
+// `make ptx A=03` prints probe.cu's PTX: the same kernels compiled together
+// with your file, where your functions are inlined.
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "blelloch.h"
-#include "harness.h"
+#include "runner.h"
+#include "variants.h"
 
-#include "blelloch.cu"
+static_assert(HX03_TILE == TILE, "variants.h and blelloch.h agree on the tile");
+static_assert((int)HX03_PADDED == (int)LAYOUT_STUDENT && (int)HX03_UNPADDED == (int)LAYOUT_NONE &&
+                  (int)HX03_GEMS16 == (int)LAYOUT_GEMS16 && (int)HX03_THREAD_TOTALS == (int)LAYOUT_COUNT,
+              "the variants are the layouts in layout order, then the thread-totals reference");
 
 static __device__ __forceinline__ int hx_segment_length(size_t n, size_t seg, int seg_len) {
   size_t base = seg * (size_t)seg_len;
@@ -39,7 +52,7 @@ static __device__ __forceinline__ int hx_segment_length(size_t n, size_t seg, in
 
 // Block b scans segments b, b + gridDim.x, b + 2 gridDim.x, ... `layout` is a
 // compile-time constant in each kernel, so each kernel holds exactly one index
-// function.
+// function for its loads and stores (your scan gets it as an argument).
 static __device__ __forceinline__ void hx_scan_segments(int layout, const int *in, int *out, size_t n, int seg_len,
                                                      int tree) {
   // temp starts one word into its array, so no two tree words form an 8-byte
@@ -70,7 +83,9 @@ static __device__ __forceinline__ void hx_scan_segments(int layout, const int *i
       v0 = read_element(ahead, hx_segment_length(n, next, seg_len), e0);
       v1 = read_element(ahead, hx_segment_length(n, next, seg_len), e1);
     }
-    if (tree == TILE) blelloch_scan_tree(layout, temp, TILE); // a constant: your loops may unroll
+    // A constant where your function is inlined into this kernel (the PTX of
+    // probe.cu, or a build with link-time optimization): your loops may unroll.
+    if (tree == TILE) blelloch_scan_tree(layout, temp, TILE);
     else blelloch_scan_tree(layout, temp, tree);
     int *dst = out + seg * (size_t)seg_len;
     store_element(layout, temp, dst, len, e0);
@@ -78,14 +93,14 @@ static __device__ __forceinline__ void hx_scan_segments(int layout, const int *i
   }
 }
 
-// Two blocks of 1024 threads per SM where an SM holds 2048 threads (sm_80,
-// sm_90): that asks the compiler for at most 32 registers a thread. An SM of
-// sm_75 holds 1024 threads and one of sm_86/sm_89 1536, so one block there.
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
-#define HX_SCAN_BOUNDS __launch_bounds__(THREADS, 2)
-#else
+// At most 1024 threads a block. No minimum of blocks per SM: before the split
+// this asked for two blocks of 1024 threads per SM on sm_80 and sm_90, which
+// caps a thread at 32 registers; but your blelloch_scan_tree is now compiled in
+// its own object, with the registers it likes (about 36 for the starter's), and
+// nvlink refuses a kernel capped at 32 that calls a function using more. So the
+// occupancy (cudaOccupancyMaxActiveBlocksPerMultiprocessor, below) follows the
+// registers of the linked kernel: one block per SM where they exceed 32.
 #define HX_SCAN_BOUNDS __launch_bounds__(THREADS)
-#endif
 
 extern "C" __global__ void HX_SCAN_BOUNDS blelloch_padded(const int *in, int *out, size_t n, int seg_len, int tree) {
   hx_scan_segments(LAYOUT_STUDENT, in, out, n, seg_len, tree);
@@ -154,117 +169,85 @@ extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_tota
   }
 }
 
-// ---------------------------------------------------------------- version table
+// ---------------------------------------------------------------- the call
 
 typedef void (*hx_kernel)(const int *, int *, size_t, int, int);
 
-// The version table: the three layouts of blelloch.h (in layout order, so a
-// variant index below LAYOUT_COUNT is its layout), then the course reference.
-enum { HX_VARIANT_THREAD_TOTALS = LAYOUT_COUNT, HX_N_VARIANTS };
-static const hx_kernel HX_KERNELS[HX_N_VARIANTS] = {blelloch_padded, blelloch_unpadded, blelloch_gems16,
-                                                blelloch_thread_totals};
-static const hx_variant HX_VARIANTS[HX_N_VARIANTS] = {
-    {LAYOUTS[LAYOUT_STUDENT].slug, LAYOUTS[LAYOUT_STUDENT].summary},
-    {LAYOUTS[LAYOUT_NONE].slug, LAYOUTS[LAYOUT_NONE].summary},
-    {LAYOUTS[LAYOUT_GEMS16].slug, LAYOUTS[LAYOUT_GEMS16].summary},
-    {"blelloch_thread_totals", "course reference, not a task: 8 ints/thread in registers, the tree over 256 totals"},
-};
+// In variants.h's order: the three layouts of blelloch.h (so a variant index
+// below LAYOUT_COUNT is its layout), then the course reference.
+static const hx_kernel HX_KERNELS[] = {blelloch_padded, blelloch_unpadded, blelloch_gems16, blelloch_thread_totals};
+static_assert(sizeof HX_KERNELS / sizeof *HX_KERNELS == HX03_N_VARIANTS, "one kernel per variant");
 
-// param = segment length L. Sizes that are not multiples of L leave a short
-// last segment. An ad-hoc --n run has param 0 and uses L = TILE.
-static const hx_case HX_CASES[] = {
-    {"L1", 1000, 31, 5, 1},
-    {"L2", 2001, 32, 5, 2},
-    {"L3", 1501, 33, 5, 3},
-    {"L33", 33 * 1000 + 17, 34, 5, 33},
-    {"L1000", 1000 * 100 + 999, 35, 5, 1000},
-    {"L2047", 2047 * 64 + 1, 36, 5, 2047},
-    {"L2048", (1 << 20) + 5, 37, 5, 2048},
-    {"small", 5000, 38, 1, 2048},       // racecheck: three blocks, the last one short
-    {"small-L33", 33 * 3 + 5, 39, 1, 33}, // racecheck: trees smaller than a tile
-    {"tiles2", 2 * 2048, 41, 1, 2048},    // ncu: two full tiles, whose bank conflicts the model predicts exactly
-    {"n2^24", 1 << 24, 40, 50, 2048},   // the timed case
-};
-
-typedef struct hx_state {
-  const int *in;
-  int *out;
-  size_t n;
-  int seg_len, tree;
-  unsigned blocks; // one per segment, at most as many as the GPU holds at once
-} hx_state;
+#define HX03_SLUG(id, slug, summary) slug,
+static const char *const hx03_slugs[] = {HX03_VARIANT_LIST(HX03_SLUG)};
+#undef HX03_SLUG
 
 // The kernel trusts tree_size and padded_index to keep it inside its shared
-// array; check them on the host before any launch (bad ones exit 2 with why).
-static int hx_layout_usable(int variant, int seg_len, int *tree) {
+// array: they are checked on the host before the first launch with a segment
+// length. A bad one ends the run (exit 3, the reason on the last line of
+// stderr, which the grader quotes) before any kernel writes outside its array.
+static void hx_layout_usable(int variant, int seg_len, int *tree) {
   int t = tree_size(seg_len);
   if (t < 2 || t > TILE || (t & (t - 1)) || t < seg_len) {
-    fprintf(stderr, "03-blelloch: tree_size(%d) = %d: want a power of two in [max(2, %d), %d]\n", seg_len, t, seg_len,
-            (int)TILE);
-    return 0;
+    fprintf(stderr, "03-blelloch runner: tree_size(%d) = %d: want a power of two in [max(2, %d), %d]; nothing was launched\n",
+            seg_len, t, seg_len, (int)TILE);
+    exit(3);
   }
   for (int i = 0; i < t; i++) {
     int w = shared_word(variant, i);
     if (w < 0 || w >= SMEM_WORDS) {
-      fprintf(stderr, "03-blelloch: %s: element %d goes to shared word %d, outside the %d words allocated\n",
+      fprintf(stderr,
+              "03-blelloch runner: %s: element %d goes to shared word %d, outside the %d words allocated; nothing was launched\n",
               LAYOUTS[variant].slug, i, w, (int)SMEM_WORDS);
-      return 0;
+      exit(3);
     }
   }
   *tree = t;
-  return 1;
 }
 
-static int hx_threads_of(int variant, int tree) {
-  return variant == HX_VARIANT_THREAD_TOTALS ? HX_TT_THREADS : block_threads(tree);
-}
+// A variant's launch at one segment length: the tree, the threads, and how many
+// blocks fit on the GPU at once. Worked out on the first call with that length
+// (a warm-up call, unless --warmup 0) and kept.
+typedef struct hx_plan {
+  int tree, threads;
+  size_t resident; // 0: not worked out yet
+} hx_plan;
 
-static void *hx_setup(const hx_spec *spec, hx_io *io) {
-  if (spec->param > TILE) {
-    fprintf(stderr, "03-blelloch: segment length %llu is above %d\n", (unsigned long long)spec->param, (int)TILE);
-    return NULL;
-  }
-  int seg_len = spec->param ? (int)spec->param : TILE;
+static hx_plan hx_plans[HX03_N_VARIANTS][TILE + 1];
+
+static const hx_plan *hx_plan_of(int variant, int seg_len) {
+  hx_plan *p = &hx_plans[variant][seg_len];
+  if (p->resident) return p;
   int tree = HX_TT_THREADS; // the thread-totals variant uses neither your tree_size nor your padded_index
-  if (spec->variant != HX_VARIANT_THREAD_TOTALS && !hx_layout_usable(spec->variant, seg_len, &tree)) return NULL;
-  hx_state *s = (hx_state *)hx_malloc(sizeof *s);
-  s->n = spec->n;
-  s->seg_len = seg_len;
-  s->tree = tree;
-  int32_t *in = hx_random_ints(spec->seed, s->n, -1000000, 1000000);
-  s->in = (const int *)hx_dev_upload(in, s->n * sizeof(int));
-  s->out = (int *)hx_dev_malloc(s->n * sizeof(int));
-  if (spec->check) hx_scan_cpu(in, in, s->n, (size_t)seg_len, 1); // exclusive, in place
-  hx_add_output(io, "out", HX_INT32, s->out, spec->check ? in : NULL, s->n);
-  // As many blocks as fit on the GPU at once (each walks over segments), or
-  // one per segment when there are fewer.
+  if (variant != HX03_THREAD_TOTALS) hx_layout_usable(variant, seg_len, &tree);
+  p->tree = tree;
+  p->threads = variant == HX03_THREAD_TOTALS ? HX_TT_THREADS : block_threads(tree);
   int per_sm = 0, sms = 0;
-  HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, HX_KERNELS[spec->variant],
-                                                         hx_threads_of(spec->variant, tree), 0));
+  HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, HX_KERNELS[variant], p->threads, 0));
   HX_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  size_t segments = (s->n + (size_t)seg_len - 1) / (size_t)seg_len, resident = (size_t)per_sm * (size_t)sms;
-  s->blocks = (unsigned)(segments < resident ? segments : resident);
-  return s;
+  p->resident = (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)(sms > 0 ? sms : 1);
+  return p;
 }
 
-static void hx_run(void *p, int variant) {
-  hx_state *s = (hx_state *)p;
-  if (s->n == 0) return;
-  HX_KERNELS[variant]<<<s->blocks, hx_threads_of(variant, s->tree)>>>(s->in, s->out, s->n, s->seg_len, s->tree);
+// The timed region: one launch. As many blocks as fit on the GPU at once (each
+// walks over segments), or one per segment when there are fewer.
+static void hx03_call(const hx_call *c) {
+  if (c->n == 0) return;
+  const int seg_len = (int)hx03_segment_length(c->param); // 1..TILE: the judge checked
+  const hx_plan *p = hx_plan_of(c->variant, seg_len);
+  size_t segments = (c->n + (size_t)seg_len - 1) / (size_t)seg_len;
+  unsigned blocks = (unsigned)(segments < p->resident ? segments : p->resident);
+  HX_KERNELS[c->variant]<<<blocks, p->threads>>>((const int *)c->in[0], (int *)c->out[0], (size_t)c->n, seg_len,
+                                                 p->tree);
   HX_CHECK_LAUNCH();
 }
 
-// Napkin math: every element is read once and written once (the driver's default, 8n bytes).
-static const hx_assignment HX_03 = {
+static const hx_runner hx03_runner = {
     .name = "03-blelloch",
-    .variants = HX_VARIANTS,
-    .n_variants = HX_N_VARIANTS,
-    .cases = HX_CASES,
-    .n_cases = sizeof HX_CASES / sizeof *HX_CASES,
-    .max_n = 1ULL << 28,
-    .bench_case = "n2^24",
-    .setup = hx_setup,
-    .run = hx_run,
+    .slugs = hx03_slugs,
+    .n_slugs = (int)(sizeof hx03_slugs / sizeof *hx03_slugs),
+    .workspace_bytes = NULL,
+    .call = hx03_call,
 };
 
-HX_MAIN(HX_03)
+HX_RUNNER_MAIN(hx03_runner)

@@ -1,0 +1,140 @@
+/* spec.c: what assignment 03 runs and what is right (the judge's side, trusted).
+ *
+ * The input is cut into segments of L elements (the case's param, at most 2048;
+ * an ad-hoc `--n N` run uses L = 2048; the last segment is shorter when n is
+ * not a multiple of L), and the right output is the exclusive scan of each
+ * segment on its own, for every variant.
+ *
+ * Inputs. A case has a pool of n + WINDOW_SLACK ints in [-900000, 900000] drawn
+ * from its seed, and call k scans the window of n values starting at s_k, each
+ * plus a constant c_k in [-100000, 100000]:
+ *     in_k[i] = pool[s_k + i] + c_k          (in [-10^6, 10^6], as before the split)
+ * Every call, warm-ups included, sees another input: the window moves (so the
+ * segments hold other pool values) and c_k is fresh, so an output remembered
+ * from an earlier call is wrong.
+ *
+ * What is right, without an expected array per call: with the pool's prefix
+ * sums P[j] = pool[0] + ... + pool[j - 1] (the course's one CPU scan,
+ * scan_cpu_i32, once per case) and g = i - i % L the first element of i's
+ * segment, the scan of call k is
+ *     out_k[i] = P[s_k + i] - P[s_k + g] + (i - g) c_k      (mod 2^32).
+ * So a case costs one pass over the pool, and each call one pass that writes
+ * its input and one that checks its output. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "judge.h"
+#include "prng.h"
+#include "scan_cpu.h"
+#include "variants.h"
+
+/* WINDOW_SLACK is prime and STEP is not a multiple of it: s_k = (s_0 + k STEP)
+ * mod WINDOW_SLACK differs for every k below WINDOW_SLACK. */
+enum { WINDOW_SLACK = 4099, STEP = 1031 };
+/* pool values in [-POOL_MAX, POOL_MAX], constants in [-ADD_MAX, ADD_MAX] */
+enum { POOL_MAX = 900000, ADD_MAX = 100000 };
+
+#define X(id, slug, summary) {slug, summary},
+static const spec_variant variants[] = {HX03_VARIANT_LIST(X)};
+#undef X
+
+/* name, n, seed, reps, param = L, calls per timed sample. Sizes that are not
+ * multiples of L leave a short last segment. The cases below 2^24 elements take
+ * a few microseconds, a launch latency or two: each of their timed samples is
+ * 8 calls back to back. */
+static const spec_case cases[] = {
+    {"L1", 1000, 31, 5, 1, 8},
+    {"L2", 2001, 32, 5, 2, 8},
+    {"L3", 1501, 33, 5, 3, 8},
+    {"L33", 33 * 1000 + 17, 34, 5, 33, 8},
+    {"L1000", 1000 * 100 + 999, 35, 5, 1000, 8},
+    {"L2047", 2047 * 64 + 1, 36, 5, 2047, 8},
+    {"L2048", (1 << 20) + 5, 37, 5, 2048, 8},
+    {"small", 5000, 38, 1, 2048, 8},       /* racecheck: three blocks, the last one short */
+    {"small-L33", 33 * 3 + 5, 39, 1, 33, 8}, /* racecheck: trees smaller than a tile */
+    {"tiles2", 2 * 2048, 41, 1, 2048, 8},    /* ncu: two full tiles, whose bank conflicts the model predicts exactly */
+    {"n2^24", 1 << 24, 40, 50, 2048, 1},     /* the timed case */
+};
+
+typedef struct state {
+  int32_t *pool;   /* n + WINDOW_SLACK values */
+  int32_t *prefix; /* P[0..n + WINDOW_SLACK]: P[j] = pool[0] + ... + pool[j - 1] */
+  uint64_t s0, L;
+} state;
+
+static int open_case(judge_case *c, char *err, size_t cap) {
+  if (c->param > HX03_TILE) return snprintf(err, cap, "segment length %" PRIu64 " is above %d", c->param, HX03_TILE), -1;
+  size_t n = (size_t)c->n, len = n + WINDOW_SLACK, room = n ? n : 1;
+  state *s = calloc(1, sizeof *s);
+  int32_t *pool = malloc(len * sizeof *pool), *prefix = malloc((len + 1) * sizeof *prefix);
+  if (!s || !pool || !prefix)
+    return snprintf(err, cap, "out of host memory for %zu values", len), free(s), free(pool), free(prefix), -1;
+  prng_fill_i32(c->seed, pool, len, -POOL_MAX, POOL_MAX);
+  prefix[0] = 0;
+  scan_cpu_i32(pool, prefix + 1, len, 0, SCAN_INCLUSIVE);
+  s->pool = pool;
+  s->prefix = prefix;
+  s->s0 = judge_call_seed(c->seed, UINT64_MAX) % WINDOW_SLACK;
+  s->L = hx03_segment_length(c->param);
+  c->n_in = c->n_out = 1;
+  c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
+  c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
+  c->state = s;
+  return 0;
+}
+
+/* Call k's window start and constant. */
+static void window(const judge_case *c, uint64_t k, size_t *start, int32_t *add) {
+  const state *s = c->state;
+  *start = (size_t)((s->s0 + k * STEP) % WINDOW_SLACK);
+  *add = (int32_t)((judge_call_seed(c->seed, k) >> 32) % (2 * ADD_MAX + 1)) - ADD_MAX;
+}
+
+static void input(judge_case *c, uint64_t k, void *const in[]) {
+  const state *s = c->state;
+  size_t start;
+  int32_t add;
+  window(c, k, &start, &add);
+  int32_t *dst = in[0];
+  const int32_t *src = s->pool + start;
+  for (size_t i = 0; i < c->n; i++) dst[i] = src[i] + add;
+}
+
+static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
+  const state *s = c->state;
+  size_t start;
+  int32_t add;
+  window(c, k, &start, &add);
+  const size_t L = (size_t)s->L;
+  /* unsigned: sums wrap modulo 2^32, as the GPU's do */
+  const int32_t *p = s->prefix + start;
+  const uint32_t *out = got[0], step = (uint32_t)add;
+  for (size_t i = 0; i < c->n; i++) {
+    size_t g = i - i % L;
+    uint32_t want = (uint32_t)p[i] - (uint32_t)p[g] + (uint32_t)(i - g) * step;
+    if (out[i] != want) judge_verdict_bad(v, &c->out[0], i);
+  }
+}
+
+static void close_case(judge_case *c) {
+  state *s = c->state;
+  free(s->pool);
+  free(s->prefix);
+  free(s);
+}
+
+/* Napkin math: every element is read once and written once (the default, 8n bytes). */
+const judge_spec judge_spec_03 = {
+    .name = "03-blelloch",
+    .variants = variants,
+    .n_variants = HX03_N_VARIANTS,
+    .cases = cases,
+    .n_cases = (int)(sizeof cases / sizeof *cases),
+    .max_n = HX03_MAX_N,
+    .bench_case = "n2^24",
+    .open = open_case,
+    .input = input,
+    .check = check,
+    .close = close_case,
+};
