@@ -143,21 +143,28 @@ $(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # ----------------------------------------------------------------- runner builds
-# build/<src>/<NN>/student.o: the student's file compiled on its own (never
-# included into course code), then inspected (mk/inspect-student.sh): a build
+# build/<src>/<NN>/student.o: the student's file compiled on its own, then
+# inspected (mk/inspect-student.sh): a build
 # that uses CUB or Thrust, or runs code of its own before the harness calls it,
 # is refused with a one-line reason in `refused`. build/<src>/<NN>/harness: the
 # runner, assignments/<NN>/runner.cu linked with student.o and the runner
-# library. Assignments whose course kernels call the student's __device__
-# functions (RDC_ASSIGNMENTS) use relocatable device code. harness.ptx, for the
+# library; where the course kernels call the student's __device__ functions
+# (INLINE_ASSIGNMENTS), runner.cu includes the student's file last instead, so
+# the compiler inlines them (separate objects made 02 and 03 2-3.5x slower on
+# the H100, and link-time optimisation needs an nvlink the build hosts lack);
+# student.o is still compiled alone, with the same flags, and inspected, and a
+# refusal stops the runner's build. harness.ptx, for the
 # ptx checks, is the PTX of assignments/<NN>/probe.cu (course probe kernels, then
 # the student's file) or, without a probe, of the student's file alone: text for
 # the grader to count, never run. A failing student build leaves its compiler
 # messages in build.log ("does not compile"). Each output is written to a
 # temporary name and renamed, so that two `make grade` at once never run a
 # half-written binary.
-RDC_ASSIGNMENTS := 01-warp-scan 02-hillis-steele 03-blelloch
-rdc_flag = $(if $(filter $(1),$(RDC_ASSIGNMENTS)),-rdc=true)
+INLINE_ASSIGNMENTS := 01-warp-scan 02-hillis-steele 03-blelloch
+inline = $(filter $(1),$(INLINE_ASSIGNMENTS))
+rdc_flag = $(if $(call inline,$(1)),-rdc=true)
+# What the runner takes of the student's: student.o, or (inlined) the folder of the file it includes.
+student_link = $(if $(call inline,$(2)),-I$(1)/$(2),$(B)/$(1)/$(2)/student.o)
 student_cu = $(firstword $(wildcard $(1)/$(2)/*.cu))
 define harness_rules
 $(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gencode mk/inspect-student.sh
@@ -171,8 +178,8 @@ $(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gen
 	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
 
 $(B)/$(1)/$(2)/harness: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/runner.cu \
-	  $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t >> $$(@D)/build.log 2>&1 \
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(if $(call inline,$(2)),,$(NVCC_STRICT)) -Iassignments/$(2) assignments/$(2)/runner.cu \
+	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t >> $$(@D)/build.log 2>&1 \
 	  || { cat $$(@D)/build.log; rm -f $$$$t $$@; echo "$(1)/$(2): the runner does not link" >&2; exit 1; }; mv -f $$$$t $$@
 
 $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
@@ -188,8 +195,8 @@ ifneq ($(wildcard assignments/$(2)/baselines.cu),)
 $(B)/$(1)/$(2)/bench: assignments/$(2)/runner.cu assignments/$(2)/baselines.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@ (with baselines)"
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -DHX_BENCH -Iassignments/$(2) assignments/$(2)/runner.cu \
-	  $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -DHX_BENCH -Iassignments/$(2) assignments/$(2)/runner.cu \
+	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
 endif
 
 # An optional CPU model (assignments/NN/model.cu): host code linked with the

@@ -444,8 +444,9 @@ static void start_runner(void) {
   argv[n++] = (char *)opts->runner;
   argv[n] = NULL;
   double limit = opts->call_timeout_s > 0 ? opts->call_timeout_s : DEFAULT_CALL_TIMEOUT_S;
-  /* SCANLAB_NO_SANDBOX: the CPU tier's fake runners on machines without seccomp; never set by the grader. */
-  if (session_start(&run, argv, !getenv("SCANLAB_NO_SANDBOX"), (int)(limit * 1000))) runner_failed("(start)");
+  /* --no-sandbox: the grader's metric checks only, whose tool (ncu) writes lock
+   * files from inside the runner's process (docs/grading.md, what remains open). */
+  if (session_start(&run, argv, !opts->no_sandbox, (int)(limit * 1000))) runner_failed("(start)");
 }
 
 int main(int argc, char **argv) {

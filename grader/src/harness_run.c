@@ -56,6 +56,7 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     argv[n++] = (char *)args->bin;
     argv[n++] = "--call-timeout";
     argv[n++] = limit;
+    if (args->no_sandbox) argv[n++] = "--no-sandbox";
   }
   argv[n++] = "--variant";
   argv[n++] = (char *)(args->variant ? args->variant : c->variant);

@@ -31,6 +31,7 @@ typedef struct harness_args {
   const char *save_failed; /* --save-failed DIR; NULL: none */
   int direct;              /* run bin itself, not the judge on it (a program that checks its own work) */
   double call_limit_s;     /* the judge's limit on one batch of calls (0: from the check's timeout) */
+  int no_sandbox;          /* the runner without its sandbox: for ncu alone, which writes files inside it */
 } harness_args;
 
 /* A broken submission is graded fast: the student's calls may take at most

@@ -107,8 +107,8 @@ extra_03-blelloch() {
       # The model's extra passes per block of the 2048-leaf tree (printed first), times two blocks.
       pred=$("$model" --variant "$v" --case banks | grep -m1 -o 'extra passes per block: [0-9]* on loads, [0-9]* on stores' |
         awk '{print 2 * $5 "/" 2 * $8}')
-      "$ncu" --metrics "$M" --kernel-name "$v" --launch-count 1 --csv --print-units base \
-        "$bin" --variant "$v" --case tiles2 --reps 1 --warmup 0 > "$TMP/ncu.csv" 2>&1
+      build/grader/judge --assignment 03-blelloch --runner "$bin" --variant "$v" --case tiles2 --reps 1 --warmup 0 --no-sandbox \
+        -- "$ncu" --metrics "$M" --kernel-name "$v" --launch-count 1 --csv --print-units base > "$TMP/ncu.csv" 2>&1
       if grep -q ERR_NVGPUCTRPERM "$TMP/ncu.csv"; then
         echo "NOTE  03: ncu may not read the GPU counters here (ERR_NVGPUCTRPERM): model vs ncu not compared"; return
       fi

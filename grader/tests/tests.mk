@@ -48,6 +48,8 @@ GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/harness
 $(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNER) $(B)/.gencode
 	@mkdir -p $(@D)
 	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; f=$$(ls $$src/*.cu | head -1); \
-	rdc=$$(case " $(RDC_ASSIGNMENTS) " in *" $$a "*) echo -rdc=true ;; esac); \
-	$(NVCC) $(NVCCFLAGS) $$rdc -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
-	$(NVCC) $(NVCCFLAGS) $$rdc -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@
+	case " $(INLINE_ASSIGNMENTS) " in \
+	  *" $$a "*) $(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/runner.cu $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
+	  *) $(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
+	     $(NVCC) $(NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
+	esac
