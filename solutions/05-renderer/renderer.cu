@@ -48,6 +48,14 @@
 // Every pixel is blended by one thread, over the circles in increasing index,
 // with the course helpers: the image equals the CPU reference's bit for bit
 // (snow: up to expf's last bits).
+//
+// Workspace (list path): two key/value buffers of RT_CAP pairs (16 bytes a
+// pair: 128 MiB), a 32-byte record per circle, and small arrays (counts,
+// offsets, tile starts): 129 MiB for rand10k, 190 MiB for micro2M. Nothing in
+// it is reused across frames: every array is written before it is read in
+// each frame. A frame with more than RT_CAP pairs (none in the case table:
+// rand100k has 5.1M) builds no lists, and render_image then tests every
+// circle on every tile: correct, slow.
 #include <stdint.h>
 
 #include "renderer.h"
@@ -65,7 +73,9 @@
 #define RT_IPT (RT_PB / RT_PT) // pairs a thread (16)
 #define RT_DIGIT 6          // radix digit bits
 #define RT_BUCKETS (1 << RT_DIGIT)
+#ifndef RT_CAP
 #define RT_CAP (8 << 20)    // most pairs the workspace holds (more: render_image tests every circle)
+#endif
 #define RT_HOLE 0x80000000u // in a list value: the circle cannot touch this tile
 #ifndef RT_MIN_BLOCKS
 #define RT_MIN_BLOCKS 4     // render_image: blocks of 256 threads an SM must fit (64 registers a thread)
@@ -159,25 +169,18 @@ template <typename T> static __device__ __forceinline__ T rt_block_scan(T v, T *
 }
 
 // ---------------------------------------------------------------- loading 4 consecutive circles
-// Circles i0 .. i0 + 3 (i0 a multiple of 4): x, y, r into v[0..2][k] and, if
-// rgb is not NULL, the colours into rgb[0..11]; past n: zeros (count 0).
+// Circles i0 .. i0 + 3 (i0 a multiple of 4): x, y, r into v[0..2][k]; past n:
+// zeros.
 // One 16-byte load per array when the arrays are 16-byte aligned (cudaMalloc's
 // are), so a warp reads 512 contiguous bytes of each.
-static __device__ __forceinline__ void rt_load4(const render_scene &s, int i0, float v[3][4], float *rgb) {
-  const bool vec = i0 + 3 < s.n && ((((uintptr_t)s.x | (uintptr_t)s.y | (uintptr_t)s.r | (uintptr_t)s.rgb) & 15) == 0);
+static __device__ __forceinline__ void rt_load4(const render_scene &s, int i0, float v[3][4]) {
+  const bool vec = i0 + 3 < s.n && ((((uintptr_t)s.x | (uintptr_t)s.y | (uintptr_t)s.r) & 15) == 0);
   if (vec) {
     const float4 a = __ldg((const float4 *)(s.x + i0)), b = __ldg((const float4 *)(s.y + i0)),
                  c = __ldg((const float4 *)(s.r + i0));
     v[0][0] = a.x, v[0][1] = a.y, v[0][2] = a.z, v[0][3] = a.w;
     v[1][0] = b.x, v[1][1] = b.y, v[1][2] = b.z, v[1][3] = b.w;
     v[2][0] = c.x, v[2][1] = c.y, v[2][2] = c.z, v[2][3] = c.w;
-    if (rgb) {
-#pragma unroll
-      for (int q = 0; q < 3; q++) {
-        const float4 u = __ldg((const float4 *)(s.rgb + 3 * i0) + q);
-        rgb[4 * q] = u.x, rgb[4 * q + 1] = u.y, rgb[4 * q + 2] = u.z, rgb[4 * q + 3] = u.w;
-      }
-    }
     return;
   }
 #pragma unroll
@@ -186,36 +189,39 @@ static __device__ __forceinline__ void rt_load4(const render_scene &s, int i0, f
     v[0][k] = in ? __ldg(&s.x[i0 + k]) : 0.0f;
     v[1][k] = in ? __ldg(&s.y[i0 + k]) : 0.0f;
     v[2][k] = in ? __ldg(&s.r[i0 + k]) : 0.0f;
-    if (rgb)
-      for (int c = 0; c < 3; c++) rgb[3 * k + c] = in ? __ldg(&s.rgb[3 * (i0 + k) + c]) : 0.0f;
   }
 }
 
 // ---------------------------------------------------------------- 1. rt_count
-// Thread t of block b: circles i = b RT_CB + RT_CPT t + k, k < 4 (rt_load4:
-// 24 bytes a circle read, coalesced), their records written (32 bytes a
-// circle). c_i = the size of its tile rectangle; the block's sum goes to
-// bsum[b] (saturated at cap + 1: more than the capacity is all the scan must
-// know). Block 0 also writes the pixel-centre bounds of every tile column and
-// row (edges: x_lo[tiles_x], x_hi[tiles_x], y_lo[tiles_y], y_hi[tiles_y]).
+// Thread t of block b: circles i = b RT_CB + j RT_CT + t, j < RT_CPT (loads of
+// x, y, r, rgb: 24 bytes a circle, coalesced). Their records are assembled in
+// shared memory and written out as whole lines (32 bytes a circle). c_i = the
+// size of the circle's tile rectangle; the block's sum goes to bsum[b]
+// (saturated at cap + 1: more than the capacity is all the scan must know).
+// Block 0 also writes the pixel-centre bounds of every tile column and row
+// (edges: x_lo[tiles_x], x_hi[tiles_x], y_lo[tiles_y], y_hi[tiles_y]).
 // Cost: 56 bytes a circle, ~50 instructions a circle.
 __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, int h, int tiles_x, int tiles_y, int cap,
                                                   float4 *rec, int *bsum, float *edges) {
+  __shared__ float4 srec[2 * RT_CB];
   __shared__ long long ws[33];
-  const int t = threadIdx.x, i0 = blockIdx.x * RT_CB + RT_CPT * t;
-  float v[3][4], rgb[12];
-  rt_load4(s, i0, v, rgb);
+  const int t = threadIdx.x, base = blockIdx.x * RT_CB;
   long long c = 0;
 #pragma unroll
-  for (int k = 0; k < 4; k++) {
-    if (i0 + k >= s.n) break;
-    rec[2 * (i0 + k)] = make_float4(v[0][k], v[1][k], v[2][k], 0.0f);
-    rec[2 * (i0 + k) + 1] = make_float4(rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2], 0.0f);
-    const rt_rect r = rt_tiles(v[0][k], v[1][k], v[2][k], w, h);
-    c += (long long)r.nx * r.ny;
+  for (int j = 0; j < RT_CPT; j++) {
+    const int l = j * RT_CT + t, i = base + l;
+    if (i < s.n) {
+      const float x = __ldg(&s.x[i]), y = __ldg(&s.y[i]), r = __ldg(&s.r[i]);
+      srec[2 * l] = make_float4(x, y, r, 0.0f);
+      srec[2 * l + 1] = make_float4(__ldg(&s.rgb[3 * i]), __ldg(&s.rgb[3 * i + 1]), __ldg(&s.rgb[3 * i + 2]), 0.0f);
+      const rt_rect k = rt_tiles(x, y, r, w, h);
+      c += (long long)k.nx * k.ny;
+    }
   }
   long long total;
-  rt_block_scan<long long>(c, ws, &total);
+  rt_block_scan<long long>(c, ws, &total); // its barriers also order the srec stores before the reads below
+  const int here = min(RT_CB, s.n - base);
+  for (int k = t; k < 2 * here; k += RT_CT) rec[2 * (size_t)base + k] = srec[k];
   if (t == 0) bsum[blockIdx.x] = (int)(total > cap ? (long long)cap + 1 : total);
   if (blockIdx.x == 0) {
     for (int k = t; k < tiles_x; k += RT_CT) {
@@ -307,7 +313,7 @@ __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, int h, i
       // (rt_load4: coalesced), in circle order.
       int cnt[RT_CPT], mine = 0;
       float v[3][4];
-      rt_load4(s, b * RT_CB + RT_CPT * t, v, nullptr);
+      rt_load4(s, b * RT_CB + RT_CPT * t, v);
 #pragma unroll
       for (int j = 0; j < RT_CPT; j++) {
         const int l = RT_CPT * t + j;
@@ -325,7 +331,8 @@ __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, int h, i
       }
       __syncthreads();
       const int lo = max(e0, base), hi = min(e1, end);
-      for (int q = lo + t; q < hi; q += RT_CT) {
+#pragma unroll 4
+      for (int q = lo + t; q < hi; q += RT_CT) { // unrolled: four independent searches in flight
         int c = 0; // the last circle with o_c <= q: its range holds q (so c_c > 0)
 #pragma unroll
         for (int step = RT_CB / 2; step; step >>= 1)
@@ -590,7 +597,11 @@ static __device__ __forceinline__ unsigned rt_classify(float cx, float cy, float
   return f;
 }
 
-// List mode: one block of 64 threads per 16 x 16 tile (see the top).
+// List mode: one block of 64 threads per 16 x 16 tile (see the top). Cost per
+// tile: 4 + 32 bytes a list entry (index; record, one sector, gathered); per
+// entry and warp ~8 instructions to skip it, ~18 to test the 4 pixels, ~10 a
+// blended pixel (~7 when the band is covered whole; snow ~80); 16 bytes a
+// pixel written.
 template <bool SNOW>
 static __device__ __forceinline__ void rt_draw_list(const rt_params &p, rt_block_state &bs, float4 *sgeo,
                                                     float4 *scol) {
@@ -667,20 +678,23 @@ static __device__ __forceinline__ void rt_draw_list(const rt_params &p, rt_block
   }
 }
 
-// All mode: one block of blockDim.x threads (256 for a 32 x 32 tile; 64 for
-// a 16 x 16 one after an overflow) per tile of side tw = 2 sqrt(blockDim.x).
-// Thread t owns the 4 pixels of column t % tw at rows t / tw + k (blockDim.x /
-// tw), k < 4, so a warp stores whole row segments. Chunks of RT_K blockDim.x
-// circles: each thread tests RT_K of them against the tile (circle chunk +
-// j blockDim.x + t: coalesced), the hits are compacted in index order
-// (ballot and popc in a warp, a scan of the (j, warp) counts across warps),
-// staged with their colours, and blended.
-template <bool SNOW>
+// All mode: one block of NT threads (256 for a 32 x 32 tile; 64 for a 16 x 16
+// one after an overflow) per tile of side tw = 2 sqrt(NT). Thread t owns the
+// 4 pixels of column t % tw at rows t / tw + k NT / tw, k < 4, so a warp
+// stores whole row segments. Chunks of RT_K NT circles: each thread tests
+// RT_K of them against the tile (circle chunk + j NT + t: coalesced), the
+// hits are compacted in index order (ballot and popc in a warp, a scan of the
+// (j, warp) counts across warps), staged with their colours, and blended.
+// Cost per tile: 12 bytes a circle read (from L2 after the first tiles) and
+// ~15 instructions to test it; ~20 a hit and warp to test 4 pixels, ~10 a
+// blended pixel; 16 bytes a pixel written.
+template <int SNOW_MODE, int NT> // SNOW_MODE 0: normal, 1: snow, 2: p.s.snow (decided at run time)
 static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_state &bs, float4 *sgeo,
                                                    float4 *scol) {
   const render_scene &s = p.s;
-  const int nt = blockDim.x, t = threadIdx.x, lane = t & 31, warp = t >> 5, nw = nt >> 5;
-  const int tw = nt == 256 ? 32 : 16, rows = nt / tw;
+  const int SNOW = SNOW_MODE == 2 ? s.snow : SNOW_MODE;
+  constexpr int nt = NT, nw = NT / 32, tw = NT == 256 ? 32 : 16, rows = NT / tw;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const int tile = blockIdx.x, x0 = (tile % p.tiles_x) * tw, y0 = (tile / p.tiles_x) * tw;
   const int w = p.w, h = p.h;
   const float xlo = render_pixel_centre(x0, w), xhi = render_pixel_centre(min(x0 + tw, w) - 1, w);
@@ -751,17 +765,15 @@ extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS) render_image(rt
   extern __shared__ float4 rt_stage[];
   __shared__ rt_block_state bs;
   float4 *sgeo = rt_stage, *scol = rt_stage + RT_K * blockDim.x;
-#ifdef RT_DIAG_SMALL_ONLY
-  const bool list = false;
-#else
   const bool list = p.list_mode && !p.ctrl[RT_OVERFLOW];
-#endif
-  if (p.s.snow) {
-    if (list) rt_draw_list<true>(p, bs, sgeo, scol);
-    else rt_draw_all<true>(p, bs, sgeo, scol);
-  } else {
-    if (list) rt_draw_list<false>(p, bs, sgeo, scol);
-    else rt_draw_all<false>(p, bs, sgeo, scol);
+  if (list) { // 64 threads
+    if (p.s.snow) rt_draw_list<true>(p, bs, sgeo, scol);
+    else rt_draw_list<false>(p, bs, sgeo, scol);
+  } else if (blockDim.x == 256) { // the small path
+    if (p.s.snow) rt_draw_all<1, 256>(p, bs, sgeo, scol);
+    else rt_draw_all<0, 256>(p, bs, sgeo, scol);
+  } else { // the list path's launch after an overflow (64 threads): correct, not fast
+    rt_draw_all<2, 64>(p, bs, sgeo, scol);
   }
 }
 
@@ -810,6 +822,7 @@ static rt_plan rt_make_plan(int n, int w, int h) {
   p.keys_b = rt_take(&at, (size_t)p.cap * sizeof(unsigned));
   p.vals_b = rt_take(&at, (size_t)p.cap * sizeof(unsigned));
   p.bytes = at;
+  if (p.bytes > ((size_t)256 << 20)) p.lists = 0; // far beyond the case table (n > 3.5M): test every circle
   return p;
 }
 
