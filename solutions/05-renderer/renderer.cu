@@ -201,8 +201,8 @@ static __device__ __forceinline__ void rt_load4(const render_scene &s, int i0, f
 // Block 0 also writes the pixel-centre bounds of every tile column and row
 // (edges: x_lo[tiles_x], x_hi[tiles_x], y_lo[tiles_y], y_hi[tiles_y]).
 // Cost: 56 bytes a circle, ~50 instructions a circle.
-__global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, int h, int tiles_x, int tiles_y, int cap,
-                                                  float4 *rec, int *bsum, float *edges) {
+static __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, int h, int tiles_x, int tiles_y,
+                                                         int cap, float4 *rec, int *bsum, float *edges) {
   __shared__ float4 srec[2 * RT_CB];
   __shared__ long long ws[33];
   const int t = threadIdx.x, base = blockIdx.x * RT_CB;
@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, int h, 
 // Then thread b (striding) marks every pair block whose first pair lies in
 // circle block b: estart[e] = b.
 // Cost: 8 bytes a circle block (n = 2M: 16 KB); 2 barriers a round of 4096.
-__global__ void __launch_bounds__(1024) rt_scan_counts(int *boff, int nb, int cap, int *ctrl, int *estart) {
+static __global__ void __launch_bounds__(1024) rt_scan_counts(int *boff, int nb, int cap, int *ctrl, int *estart) {
   __shared__ long long ws[33];
   const int t = threadIdx.x;
   long long carry = 0;
@@ -294,10 +294,10 @@ __global__ void __launch_bounds__(1024) rt_scan_counts(int *boff, int nb, int ca
 // counts the keys' digit 0 for the first radix pass.
 // Cost: 8 bytes written a pair; 12 bytes read a circle (1 + 4096 / P_b times,
 // P_b the pairs of a circle block); ~70 instructions a pair.
-__global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, int h, int tiles_x, int tiles_y,
-                                                 const int *boff, const int *estart, const int *ctrl,
-                                                 const float *edges, unsigned *keys, unsigned *vals, int *hist,
-                                                 int stride) {
+static __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, int h, int tiles_x, int tiles_y,
+                                                        const int *boff, const int *estart, const int *ctrl,
+                                                        const float *edges, unsigned *keys, unsigned *vals, int *hist,
+                                                        int stride) {
   __shared__ int so[RT_CB], stx[RT_CB], sty[RT_CB], snx[RT_CB];
   __shared__ float sx[RT_CB], sy[RT_CB], sr[RT_CB];
   __shared__ int ws[33];
@@ -359,7 +359,7 @@ __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, int h, i
 // e < nblocks, become their exclusive scan; rowtot[d] = the row's sum. The
 // scatter adds the scan of the 64 row sums (digit-major order = sorted order).
 // Cost: 8 bytes a pair block and digit, 64 blocks.
-__global__ void __launch_bounds__(256) rt_row_scan(int *hist, int stride, const int *ctrl, int *rowtot) {
+static __global__ void __launch_bounds__(256) rt_row_scan(int *hist, int stride, const int *ctrl, int *rowtot) {
   __shared__ int ws[33];
   int *row = hist + blockIdx.x * stride;
   const int nb = ctrl[RT_NBLOCKS], t = threadIdx.x;
@@ -399,9 +399,10 @@ __global__ void __launch_bounds__(256) rt_row_scan(int *hist, int stride, const 
 // digits become coalesced stores. Stable: equal digits keep their order, so
 // each tile's pairs stay in circle order.
 // Cost: 8 bytes read and 8 written a pair; ~40 instructions a pair.
-__global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *keys, const unsigned *vals, unsigned *keys_out,
-                                                    unsigned *vals_out, const int *hist, int stride,
-                                                    const int *rowtot, const int *ctrl, int shift) {
+static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *keys, const unsigned *vals,
+                                                              unsigned *keys_out, unsigned *vals_out, const int *hist,
+                                                              int stride, const int *rowtot, const int *ctrl,
+                                                              int shift) {
   __shared__ unsigned skey[RT_PB], sval[RT_PB]; // the block's pairs, sorted by digit
   __shared__ unsigned short srank[RT_PB];       // a pair's rank within its (warp, digit)
   __shared__ int wc[RT_PT / 32][RT_BUCKETS];    // counts, then first slots, per (warp, digit)
@@ -503,8 +504,8 @@ __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *keys, con
 // Pair block e (looping as in rt_emit): the counts of digit (key >> shift) & 63
 // among its pairs, one shared histogram per warp (few conflicts), summed into
 // hist[d * stride + e]. Cost: 4 bytes read a pair.
-__global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, int *hist, int stride, const int *ctrl,
-                                                 int shift) {
+static __global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, int *hist, int stride,
+                                                        const int *ctrl, int shift) {
   __shared__ int wc[RT_PT / 32][RT_BUCKETS];
   const int t = threadIdx.x, warp = t >> 5;
   const int nblocks = ctrl[RT_NBLOCKS], pairs = ctrl[RT_PAIRS];
@@ -536,7 +537,7 @@ __global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, int *hist
 // every tile u with key[q - 1] < u <= key[q] (key[-1] = -1, key[P] = tiles):
 // start[u] is the first pair of tile u, whose list is [start[u], start[u + 1]).
 // Cost: 4 bytes read a pair, 4 bytes written a tile.
-__global__ void __launch_bounds__(256) rt_bounds(const unsigned *keys, const int *ctrl, int tiles, int *start) {
+static __global__ void __launch_bounds__(256) rt_bounds(const unsigned *keys, const int *ctrl, int tiles, int *start) {
   const int pairs = ctrl[RT_PAIRS], all = gridDim.x * blockDim.x;
   for (int q0 = blockIdx.x * blockDim.x + threadIdx.x; q0 <= pairs; q0 += 4 * all) {
     int lo[4], hi[4];
