@@ -174,8 +174,9 @@ static void print_row(const check_result *r, int idx, int total, int colour, int
   char verdict[16];
   snprintf(verdict, sizeof verdict, "%s", verdict_name(r->v));
   for (char *c = verdict; *c; c++) *c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %5.1fs %s\n", tty ? "\r\033[K" : "", idx, total, r->conf->name,
-         conf_kind_name(r->conf->kind), on, verdict, off, r->score, r->max, r->seconds, r->reason);
+  /* The check's seconds last: where a grading's time goes, without moving the columns. */
+  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %s (%.1f s)\n", tty ? "\r\033[K" : "", idx, total, r->conf->name,
+         conf_kind_name(r->conf->kind), on, verdict, off, r->score, r->max, r->reason, r->seconds);
   fflush(stdout);
 }
 
