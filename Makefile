@@ -199,13 +199,28 @@ $(B)/$(1)/$(2)/bench: assignments/$(2)/runner.cu assignments/$(2)/baselines.cu $
 	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
 endif
 
-# An optional CPU model (assignments/NN/model.cu): host code linked with the
-# student's object, evaluating it without a GPU (the bank-conflict model of 03).
+# An optional CPU model (assignments/NN/model.cu): a trusted host program that
+# analyses the student's code without a GPU (the bank-conflict model of 03) and
+# writes the result lines; it never links the student's object. Where
+# assignments/NN/model_tables.cu exists, the table program model-tables is that
+# file linked with student.o and the sandbox: the model runs it and reads only
+# raw values of the student's functions from it (docs/grading.md, threat model).
+# `make .../model` builds it too (order-only: a new student file relinks only it).
 ifneq ($(wildcard assignments/$(2)/model.cu),)
-$(B)/$(1)/$(2)/model: assignments/$(2)/model.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBCOURSE) $(B)/.gencode
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model.cu $(B)/$(1)/$(2)/student.o \
+$(B)/$(1)/$(2)/model: assignments/$(2)/model.cu $(wildcard assignments/$(2)/*.h) $(LIBCOURSE) $(B)/.gencode \
+  $(if $(wildcard assignments/$(2)/model_tables.cu),| $(B)/$(1)/$(2)/model-tables)
+	@mkdir -p $$(@D)
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) assignments/$(2)/model.cu \
 	  $(LIBCOURSE) $(PNG_LIBS) -o $$$$t 2> $$(@D)/model.log && mv -f $$$$t $$@ || { cat $$(@D)/model.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
+ifneq ($(wildcard assignments/$(2)/model_tables.cu),)
+$(B)/$(1)/$(2)/model-tables: assignments/$(2)/model_tables.cu $(wildcard assignments/$(2)/*.h) grader/runner/sandbox.h \
+  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/.gencode
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model_tables.cu \
+	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
+	  || { cat $$(@D)/model-tables.log; rm -f $$$$t $$@; exit 1; }
+$(1)_EXTRA_$(2) += $(B)/$(1)/$(2)/model-tables
+endif
 endif
 endef
 $(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call harness_rules,$(s),$(a)))))
@@ -276,12 +291,14 @@ ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 
 	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/harness.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
 	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/harness.ptx; done
 
+# With SRC=solutions (instructors) the starter's rows come too, labelled by source.
+BENCH_SRCS := $(SRC) $(if $(filter solutions,$(SRC)),starter)
 bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
-	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach a,$(SELECTED),$(call bench_bin,$(SRC),$(a)))
+	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach s,$(BENCH_SRCS),$(foreach a,$(SELECTED),$(call bench_bin,$(s),$(a))))
 	@mkdir -p $(B)/bench
 	@set -o pipefail; $(foreach a,$(SELECTED),{ echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench && \
-	  echo "## $(SRC): $(a)" && $(call bench_bin,$(SRC),$(a)) --bench; } | tee $(B)/bench/$(a).txt && \
-	  awk -v dat=$(B)/bench/$(a).dat -f mk/bench-table.awk $(B)/bench/$(a).txt && \
+	  $(foreach s,$(BENCH_SRCS),echo "## $(s): $(a)" && $(call bench_bin,$(s),$(a)) --bench &&) true; } | tee $(B)/bench/$(a).txt && \
+	  awk -v dat=$(B)/bench/$(a).dat -v named=$(if $(filter solutions,$(SRC)),1,0) -f mk/bench-table.awk $(B)/bench/$(a).txt && \
 	  { ! command -v gnuplot >/dev/null || gnuplot -e "dat='$(B)/bench/$(a).dat'; out='$(B)/bench/$(a).png'; \
 	    title='$(a): make bench'; bycase=$$(head -c4 $(B)/bench/$(a).dat | grep -c case)" mk/bench.gp && \
 	    echo "drew $(B)/bench/$(a).png"; } || exit 1;) true

@@ -2,20 +2,23 @@
 # (as `make bench` prints them, each after a "## reference: NN" or
 # "## starter: NN" / "## solutions: NN" line) into one table: one row per n,
 # one column per bench row (the copy, the baselines, each reference variant
-# "ref:SLUG", each of your variants "you:SLUG"), in microseconds, then as
+# "ref:SLUG", each of your variants "you:SLUG", or "starter:SLUG" /
+# "solutions:SLUG" when the input is labelled so), in microseconds, then as
 # ratios to the copy and to each baseline (CUB's scan and CUB's select, in 04). With
 # -v dat=FILE it also writes the microseconds as a gnuplot data file.
 #
 #   make bench A=04        (runs this at the end)
 #
-# A bench row (grader/harness/driver.c):
+# A bench row (the judge's, grader/judge/judge_main.c):
 #   ROW KIND CASE N MEDIAN_MS GB/S X_COPY X_BASE WORK_MIB OK
 # KIND one of copy, baseline, variant.
-/^## / { side = ($2 == "reference:") ? "ref" : "you"; next }
+# "## starter: NN" and "## solutions: NN" keep their source's name when `make
+# bench` labels them (SIDES=named), so one table can show both beside the reference.
+/^## / { side = ($2 == "reference:") ? "ref" : (named && $2 ~ /^(starter|solutions):$/) ? substr($2, 1, length($2) - 1) : "you"; next }
 /^#/ || NF != 10 || $5 !~ /^[0-9.]+$/ { next }
 {
   row = $1; kind = $2; key = $3 "@" $4
-  if (kind != "variant" && side == "you") next # the same copy and baselines as the reference's
+  if (kind != "variant" && side != "ref") next # the same copy and baselines as the reference's
   col = kind == "copy" ? "copy" : kind == "baseline" ? row : side ":" row
   if (kind == "baseline" && !(row in is_base)) { is_base[row] = 1; bases[++nbase] = row }
   if (!(col in seen)) { seen[col] = 1; cols[++ncols] = col }
