@@ -291,13 +291,15 @@ ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 
 	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/harness.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
 	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/harness.ptx; done
 
-# With SRC=solutions (instructors) the starter's rows come too, labelled by source.
+# With SRC=solutions (instructors) the starter's rows come too, labelled by source
+# (a starter is wrong by design: its rows are marked, not an error).
 BENCH_SRCS := $(SRC) $(if $(filter solutions,$(SRC)),starter)
 bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
 	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach s,$(BENCH_SRCS),$(foreach a,$(SELECTED),$(call bench_bin,$(s),$(a))))
 	@mkdir -p $(B)/bench
 	@set -o pipefail; $(foreach a,$(SELECTED),{ echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench && \
-	  $(foreach s,$(BENCH_SRCS),echo "## $(s): $(a)" && $(call bench_bin,$(s),$(a)) --bench &&) true; } | tee $(B)/bench/$(a).txt && \
+	  echo "## $(SRC): $(a)" && $(call bench_bin,$(SRC),$(a)) --bench && \
+	  $(if $(filter solutions,$(SRC)),{ echo "## starter: $(a)"; $(call bench_bin,starter,$(a)) --bench || true; } &&) true; } | tee $(B)/bench/$(a).txt && \
 	  awk -v dat=$(B)/bench/$(a).dat -v named=$(if $(filter solutions,$(SRC)),1,0) -f mk/bench-table.awk $(B)/bench/$(a).txt && \
 	  { ! command -v gnuplot >/dev/null || gnuplot -e "dat='$(B)/bench/$(a).dat'; out='$(B)/bench/$(a).png'; \
 	    title='$(a): make bench'; bycase=$$(head -c4 $(B)/bench/$(a).dat | grep -c case)" mk/bench.gp && \
