@@ -36,6 +36,8 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
+	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
+	@bash grader/tests/adversarial.sh
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"
 	@mkdir -p $(B)/figures && $(call draw_figures,$(B)/figures)
 	@echo "== make test: all passed"
