@@ -1,12 +1,15 @@
 // model.cu: the CPU model of assignment 03. Needs no GPU and makes no CUDA call.
 //
-// Linked with your blelloch.cu, compiled on its own (`make
-// build/starter/03-blelloch/model`), it runs the standard sweep's per-thread
-// steps (below) with your padded_index, thread_element and tree_size (the host
-// side of their __host__ __device__ definitions; blelloch.h's declarations are
-// all it knows of your file), and answers three questions about them (your
-// blelloch_scan_tree runs only on a GPU: its correctness is the judge's check,
-// and ncu counts its bank conflicts):
+// A trusted program: it never links your file. At start-up it runs the table
+// program beside it (model-tables: model_tables.cu linked with your blelloch.cu,
+// compiled on its own, in the runner's sandbox), which evaluates your
+// padded_index, thread_element and tree_size (the host side of their
+// __host__ __device__ definitions) over every argument this model asks about
+// and sends the values back on a pipe (model_tables.h). Those tables are this
+// program's padded_index, thread_element and tree_size (below): it runs the
+// standard sweep's per-thread steps with them and answers three questions about
+// them (your blelloch_scan_tree runs only on a GPU: its correctness is the
+// judge's check, and ncu counts its bank conflicts):
 //
 //   banks     For every shared-memory access of the kernel (the two loads, each
 //             up-sweep and down-sweep step, the root, the two stores), group the
@@ -24,26 +27,85 @@
 // It speaks the harness protocol, so the grader runs it like a harness:
 //   model --list
 //   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,coalescing,tree]
-//         [--seed S] [--check] [--result-fd FD]
+//         [--seed S] [--check] [--result-fd FD] [--tables PATH]
 // The tables go to stdout; one result line per case goes to the result fd:
 // n = rows (or lengths) examined, mismatches = how many failed, first_bad = the
 // first one (-1 when none). --reps and --warmup are accepted and ignored.
+// --tables names the table program (default: model-tables in the model's own
+// folder). When the table program fails (a crash, an exit status other than 0,
+// a hang past TABLES_LIMIT_S, output that is not exactly its tables), the model
+// prints one line "03-blelloch model: the table program ..." on stderr, writes
+// no result line, and exits 3.
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "banks.h"
 #include "blelloch.h"
 #include "cli.h"
+#include "model_tables.h"
 #include "result.h"
 
 // The model's own names live in a namespace: none of them can clash with a
 // name your file defines (a helper called emit or measure, say), even at link time.
+namespace hx_model {
+
+// ---------------------------------------------------------------- your functions, as tables
+
+// Filled once by load_tables (below) from the table program, before any case runs.
+// Not static: the device pass, which sees only the lookups' device side, would
+// call them set but never used.
+int32_t tab_padded[MT_N_PADDED], tab_element[MT_N_ELEMENT], tab_tree[MT_N_TREE];
+
+} // namespace hx_model
+
+// blelloch.h's three declarations, defined here as lookups in the tables: the
+// course helpers (shared_word, moved_element) call them as they would call your
+// file's. An argument outside the tables, which this model never asks about,
+// gets an answer that breaks the function's contract rather than a read past a
+// table: padded_index a word outside the shared array (-1), thread_element no
+// element (-1), tree_size no tree (0). The device side is never called: the
+// model runs no kernel.
+__host__ __device__ int padded_index(int i) {
+#ifdef __CUDA_ARCH__
+  (void)i;
+  return 0;
+#else
+  return i >= 0 && i < MT_N_PADDED ? hx_model::tab_padded[i] : -1;
+#endif
+}
+
+__host__ __device__ int thread_element(int t, int k, int tree) {
+#ifdef __CUDA_ARCH__
+  (void)t, (void)k, (void)tree;
+  return 0;
+#else
+  if (tree < 2 || tree > TILE || (tree & (tree - 1)) || t < 0 || t >= tree / 2 || k < 0 || k > 1) return -1;
+  return hx_model::tab_element[mt_element_at(t, k, tree)];
+#endif
+}
+
+__host__ __device__ int tree_size(int len) {
+#ifdef __CUDA_ARCH__
+  (void)len;
+  return 0;
+#else
+  return len >= 1 && len <= TILE ? hx_model::tab_tree[len - 1] : 0;
+#endif
+}
+
 namespace hx_model {
 
 // ---------------------------------------------------------------- the standard sweep
@@ -433,6 +495,207 @@ static void case_tree(outcome *o) {
   printf("\n");
 }
 
+// ---------------------------------------------------------------- the table program
+
+// The table program's wall-clock limit: it makes about 8,000 calls of three small functions.
+static const double TABLES_LIMIT_S = 20;
+
+static double now_ms(void);
+
+// Prints "03-blelloch model: the table program <why>" on stderr; returns -1. The
+// grader shows the last 120 characters of that line: each why is short.
+static int tables_fail(const char *fmt, ...) {
+  char why[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  fflush(stdout);
+  fprintf(stderr, "03-blelloch model: the table program %s\n", why);
+  return -1;
+}
+
+// model-tables in the folder of the model's own binary.
+static void default_tables_path(const char *argv0, char *path, size_t cap) {
+  const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+  if (slash) {
+    snprintf(path, cap, "%.*s/model-tables", (int)(slash - argv0), argv0);
+    return;
+  }
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  char *end = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+  if (end) {
+    *end = 0;
+    snprintf(path, cap, "%s/model-tables", exe);
+  } else {
+    snprintf(path, cap, "./model-tables");
+  }
+}
+
+// Whether descriptors a and b are the same open file (or the same pipe).
+static int same_file(int a, int b) {
+  struct stat sa, sb;
+  return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+// In the child, between fork and exec: stdin /dev/null, stdout and stderr the
+// model's (but one that is the result channel itself, which gets /dev/null),
+// descriptor 3 the pipe's write end, nothing else open. (The model has one thread: any call is safe here.)
+static void tables_child(const char *path, int pipe_w, int devnull, int result_fd) {
+  int hi_null = fcntl(devnull, F_DUPFD, 10), hi_pipe = fcntl(pipe_w, F_DUPFD, 10);
+  if (hi_null < 0 || hi_pipe < 0) _exit(127);
+  int hi_out = same_file(1, result_fd) ? -1 : fcntl(1, F_DUPFD, 10);
+  int hi_err = same_file(2, result_fd) ? -1 : fcntl(2, F_DUPFD, 10);
+  if (dup2(hi_null, 0) < 0 || dup2(hi_out >= 0 ? hi_out : hi_null, 1) < 0 ||
+      dup2(hi_err >= 0 ? hi_err : hi_null, 2) < 0 || dup2(hi_pipe, MT_FD) < 0)
+    _exit(127);
+  int closed = -1;
+#ifdef SYS_close_range
+  closed = (int)syscall(SYS_close_range, MT_FD + 1, ~0U, 0);
+#endif
+  if (closed != 0) {
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536) max = 65536;
+    for (int fd = MT_FD + 1; fd < max; fd++) close(fd);
+  }
+  char *argv[] = {(char *)path, NULL};
+  execv(path, argv);
+  _exit(127);
+}
+
+static uint32_t word_at(const unsigned char *b, int index) {
+  const unsigned char *p = b + 4 * index;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+// Runs the table program at path and fills the tables from its descriptor 3:
+// exactly MT_BYTES, then the end of the pipe and exit status 0, all within
+// TABLES_LIMIT_S. Returns 0, or -1 after its one line on stderr.
+static int load_tables(const char *path, int result_fd) {
+  static unsigned char buf[MT_BYTES];
+  if (access(path, X_OK) != 0) return tables_fail("%s is missing or not executable (%s)", path, strerror(errno));
+  int p[2];
+  if (pipe2(p, O_CLOEXEC)) return tables_fail("could not start: pipe: %s", strerror(errno));
+  int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (devnull < 0) {
+    close(p[0]), close(p[1]);
+    return tables_fail("could not start: /dev/null: %s", strerror(errno));
+  }
+  fflush(stdout);
+  fflush(stderr);
+  double deadline = now_ms() + TABLES_LIMIT_S * 1e3;
+  pid_t pid = fork();
+  if (pid == 0) tables_child(path, p[1], devnull, result_fd);
+  int fork_errno = errno;
+  close(p[1]);
+  close(devnull);
+  if (pid < 0) {
+    close(p[0]);
+    return tables_fail("could not start: fork: %s", strerror(fork_errno));
+  }
+  size_t got = 0;
+  int extra = 0, timed_out = 0, read_errno = 0;
+  for (;;) {
+    double left = deadline - now_ms();
+    if (left <= 0) {
+      timed_out = 1;
+      break;
+    }
+    struct pollfd pf = {p[0], POLLIN, 0};
+    int r = poll(&pf, 1, (int)left + 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      read_errno = errno;
+      break;
+    }
+    if (r == 0) continue; // the deadline is checked above
+    unsigned char spare[64];
+    ssize_t n = got < sizeof buf ? read(p[0], buf + got, sizeof buf - got) : read(p[0], spare, sizeof spare);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      read_errno = errno;
+      break;
+    }
+    if (n == 0) break; // the end of the pipe: the program has exited (or closed it)
+    if (got == sizeof buf) {
+      extra = 1; // more than the tables: stop listening
+      break;
+    }
+    got += (size_t)n;
+  }
+  close(p[0]); // a program still writing now gets SIGPIPE
+  if (extra) kill(pid, SIGKILL); // it has broken the format already: no need to wait for its end
+  int status = 0, wait_errno = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) {
+      wait_errno = errno;
+      break;
+    }
+    if (timed_out || now_ms() >= deadline) {
+      timed_out = 1;
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    struct timespec nap = {0, 2000000};
+    nanosleep(&nap, NULL);
+  }
+  if (timed_out) return tables_fail("did not finish within %g s and was killed", TABLES_LIMIT_S);
+  if (extra) return tables_fail("wrote more than the %d bytes of its tables", (int)MT_BYTES);
+  if (wait_errno) return tables_fail("could not be waited for: %s", strerror(wait_errno));
+  if (WIFSIGNALED(status))
+    return tables_fail("was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  if (!WIFEXITED(status)) return tables_fail("ended in an unknown way (wait status %d)", status);
+  if (WEXITSTATUS(status) != 0) return tables_fail("exited with status %d", WEXITSTATUS(status));
+  if (read_errno) return tables_fail("could not be read: %s", strerror(read_errno));
+  if (got >= 4 && word_at(buf, 0) != (uint32_t)MT_MAGIC)
+    return tables_fail("wrote something other than its tables (first word 0x%08x, not 0x%08x)",
+                       (unsigned)word_at(buf, 0), (unsigned)MT_MAGIC);
+  if (got >= 4 * MT_HEADER_WORDS &&
+      (word_at(buf, 1) != MT_VERSION || word_at(buf, 2) != MT_N_PADDED || word_at(buf, 3) != MT_N_ELEMENT ||
+       word_at(buf, 4) != MT_N_TREE))
+    return tables_fail("wrote tables of another format (version %u, lengths %u/%u/%u; want %d, %d/%d/%d)",
+                       (unsigned)word_at(buf, 1), (unsigned)word_at(buf, 2), (unsigned)word_at(buf, 3),
+                       (unsigned)word_at(buf, 4), (int)MT_VERSION, (int)MT_N_PADDED, (int)MT_N_ELEMENT, (int)MT_N_TREE);
+  if (got < sizeof buf) return tables_fail("exited after writing %zu of the %d bytes of its tables", got, (int)MT_BYTES);
+  int at = MT_HEADER_WORDS;
+  for (int i = 0; i < MT_N_PADDED; i++) tab_padded[i] = (int32_t)word_at(buf, at++);
+  for (int i = 0; i < MT_N_ELEMENT; i++) tab_element[i] = (int32_t)word_at(buf, at++);
+  for (int i = 0; i < MT_N_TREE; i++) tab_tree[i] = (int32_t)word_at(buf, at++);
+  return 0;
+}
+
+// Takes the model's own option, --tables PATH, out of argv (in place); the rest
+// are the harness protocol's (cli.h). Returns the new argc, or -1 when --tables
+// has no value. The values of the protocol's options are passed over as they are.
+static int take_tables_option(int argc, char **argv, const char **tables) {
+  static const char *const with_value[] = {"--case",      "--variant",   "--n",       "--seed",   "--reps",
+                                           "--warmup",    "--out",       "--save-failed", "--result-fd",
+                                           "--assignment", "--runner",   "--call-timeout"};
+  int n = argc > 0 ? 1 : 0;
+  for (int i = n; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) { // the rest is a tool's command line, not the model's
+      while (i < argc) argv[n++] = argv[i++];
+      break;
+    }
+    if (!strcmp(argv[i], "--tables")) {
+      if (i + 1 >= argc) return -1;
+      *tables = argv[++i];
+      continue;
+    }
+    int value = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) value |= !strcmp(argv[i], with_value[k]);
+    argv[n++] = argv[i];
+    if (value && i + 1 < argc) argv[n++] = argv[++i];
+  }
+  argv[n] = NULL;
+  return n;
+}
+
 static const char *const CASE_NAMES[] = {"banks", "coalescing", "tree"};
 enum { N_CASES = 3 };
 
@@ -460,13 +723,20 @@ static int emit(int fd, const result_line *r) {
 static int model_main(int argc, char **argv) {
   cli_opts o;
   char err[256];
+  const char *tables = NULL;
+  argc = take_tables_option(argc, argv, &tables);
+  if (argc < 0) {
+    fprintf(stderr, "03-blelloch model: --tables needs a value (the table program's path)\n%s", cli_usage);
+    return 2;
+  }
   if (cli_parse(argc, argv, &o, err, sizeof err)) {
     fprintf(stderr, "03-blelloch model: %s\n%s", err, cli_usage);
     return 2;
   }
   if (o.help) {
     fputs(cli_usage, stdout);
-    printf("(the model: --case and --variant from --list; --n, --out and --bench do not apply; --reps and --warmup are ignored)\n");
+    printf("(the model: --case and --variant from --list; --n, --out and --bench do not apply; --reps and --warmup are ignored)\n"
+           "(--tables PATH: the table program that evaluates the student's functions; default model-tables beside the model)\n");
     return 0;
   }
   if (o.have_n || o.out || o.bench) {
@@ -506,6 +776,10 @@ static int model_main(int argc, char **argv) {
     return 2;
   }
   uint64_t seed = o.have_seed ? o.seed : 1;
+  char tables_path[PATH_MAX + 16];
+  if (tables) snprintf(tables_path, sizeof tables_path, "%s", tables);
+  else default_tables_path(argc > 0 ? argv[0] : NULL, tables_path, sizeof tables_path);
+  if (load_tables(tables_path, o.result_fd)) return 3;
 
   printf("03-blelloch CPU model, variant %s: %s\n", LAYOUTS[layout].slug, LAYOUTS[layout].summary);
   for (int i = 0; i < n_cases; i++) {

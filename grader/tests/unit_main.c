@@ -24,6 +24,7 @@ int main(void) {
   srunner_add_suite(sr, r05_suite());
   srunner_add_suite(sr, inspect_suite());
   srunner_add_suite(sr, sandbox_suite());
+  srunner_add_suite(sr, model03_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
