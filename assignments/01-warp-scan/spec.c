@@ -4,7 +4,7 @@
  * so the right output is a list of independent 32-element inclusive scans:
  * out[i] = in[g] + ... + in[i], g = i - i % 32 (the last group may be short).
  *
- * Inputs. A case has a pool of n + WINDOW_SLACK ints in [-900, 900] drawn from
+ * Inputs. A case has a pool of n + SCAN_POOL_SLACK (scan_pool.h) ints in [-900, 900] drawn from
  * its seed, and call k scans the window of n values starting at s_k, each plus
  * a constant c_k in [-100, 100]:
  *     in_k[i] = pool[s_k + i] + c_k          (in [-1000, 1000], as before the split)
@@ -24,12 +24,9 @@
 
 #include "judge.h"
 #include "prng.h"
-#include "scan_cpu.h"
+#include "scan_pool.h"
 #include "variants.h"
 
-/* WINDOW_SLACK is prime and STEP is not a multiple of it: s_k = (s_0 + k STEP)
- * mod WINDOW_SLACK differs for every k below WINDOW_SLACK. */
-enum { WINDOW_SLACK = 4099, STEP = 1031 };
 /* pool values in [-POOL_MAX, POOL_MAX], constants in [-ADD_MAX, ADD_MAX] */
 enum { POOL_MAX = 900, ADD_MAX = 100 };
 
@@ -54,65 +51,33 @@ static const spec_case cases[] = {
 };
 
 typedef struct state {
-  int32_t *pool;   /* n + WINDOW_SLACK values */
-  int32_t *prefix; /* P[0..n + WINDOW_SLACK]: P[j] = pool[0] + ... + pool[j - 1] */
-  uint64_t s0;
+  scan_pool p;
 } state;
 
 static int open_case(judge_case *c, char *err, size_t cap) {
-  size_t n = (size_t)c->n, len = n + WINDOW_SLACK, room = n ? n : 1;
+  size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
-  int32_t *pool = malloc(len * sizeof *pool), *prefix = malloc((len + 1) * sizeof *prefix);
-  if (!s || !pool || !prefix)
-    return snprintf(err, cap, "out of host memory for %zu values", len), free(s), free(pool), free(prefix), -1;
-  prng_fill_i32(c->seed, pool, len, -POOL_MAX, POOL_MAX);
-  prefix[0] = 0;
-  scan_cpu_i32(pool, prefix + 1, len, 0, SCAN_INCLUSIVE);
-  s->pool = pool;
-  s->prefix = prefix;
-  s->s0 = judge_call_seed(c->seed, UINT64_MAX) % WINDOW_SLACK;
+  if (!s) return snprintf(err, cap, "out of host memory"), -1;
+  c->state = s;
+  if (scan_pool_open(&s->p, c->seed, n, ADD_MAX, err, cap)) return -1;
+  prng_fill_i32(c->seed, (int32_t *)s->p.pool, s->p.len, -POOL_MAX, POOL_MAX);
+  if (scan_pool_sum(&s->p, err, cap)) return -1;
   c->n_in = c->n_out = 1;
   c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
   c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
-  c->state = s;
   return 0;
 }
 
-/* Call k's window start and constant. */
-static void window(const judge_case *c, uint64_t k, size_t *start, int32_t *add) {
-  const state *s = c->state;
-  *start = (size_t)((s->s0 + k * STEP) % WINDOW_SLACK);
-  *add = (int32_t)((judge_call_seed(c->seed, k) >> 32) % (2 * ADD_MAX + 1)) - ADD_MAX;
-}
+static void input(judge_case *c, uint64_t k, void *const in[]) { scan_pool_input(&((state *)c->state)->p, k, in[0]); }
 
-static void input(judge_case *c, uint64_t k, void *const in[]) {
-  const state *s = c->state;
-  size_t start;
-  int32_t add;
-  window(c, k, &start, &add);
-  int32_t *dst = in[0];
-  const int32_t *src = s->pool + start;
-  for (size_t i = 0; i < c->n; i++) dst[i] = src[i] + add;
-}
-
+/* inclusive scans of the groups of 32 */
 static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
-  size_t start;
-  int32_t add;
-  window(c, k, &start, &add);
-  /* unsigned: sums wrap modulo 2^32, as the GPU's do */
-  const int32_t *p = ((const state *)c->state)->prefix + start;
-  const uint32_t *out = got[0], step = (uint32_t)add;
-  for (size_t i = 0; i < c->n; i++) {
-    size_t g = i - i % HX01_GROUP;
-    uint32_t want = (uint32_t)p[i + 1] - (uint32_t)p[g] + (uint32_t)(i - g + 1) * step;
-    if (out[i] != want) judge_verdict_bad(v, &c->out[0], i);
-  }
+  scan_pool_check(&((state *)c->state)->p, k, HX01_GROUP, 1, got[0], &c->out[0], v);
 }
 
 static void close_case(judge_case *c) {
   state *s = c->state;
-  free(s->pool);
-  free(s->prefix);
+  scan_pool_close(&s->p);
   free(s);
 }
 

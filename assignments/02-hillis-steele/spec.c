@@ -6,7 +6,7 @@
  * (variants.h: hx02_segment_length). The exclusive variant's right output is
  * the exclusive scan of each segment, every other variant's the inclusive one.
  *
- * Inputs. A case has a pool of n + WINDOW_SLACK ints in [-900, 900] drawn from
+ * Inputs. A case has a pool of n + SCAN_POOL_SLACK (scan_pool.h) ints in [-900, 900] drawn from
  * its seed, and call k scans the window of n values starting at s_k, each plus
  * a constant c_k in [-100, 100]:
  *     in_k[i] = pool[s_k + i] + c_k          (in [-1000, 1000], as before the split)
@@ -28,12 +28,9 @@
 
 #include "judge.h"
 #include "prng.h"
-#include "scan_cpu.h"
+#include "scan_pool.h"
 #include "variants.h"
 
-/* WINDOW_SLACK is prime and STEP is not a multiple of it: s_k = (s_0 + k STEP)
- * mod WINDOW_SLACK differs for every k below WINDOW_SLACK. */
-enum { WINDOW_SLACK = 4099, STEP = 1031 };
 /* pool values in [-POOL_MAX, POOL_MAX], constants in [-ADD_MAX, ADD_MAX] */
 enum { POOL_MAX = 900, ADD_MAX = 100 };
 
@@ -67,9 +64,8 @@ static const spec_case cases[] = {
 };
 
 typedef struct state {
-  int32_t *pool;   /* n + WINDOW_SLACK values */
-  int32_t *prefix; /* P[0..n + WINDOW_SLACK]: P[j] = pool[0] + ... + pool[j - 1] */
-  uint64_t s0, L;
+  scan_pool p;
+  uint64_t L;
 } state;
 
 static int open_case(judge_case *c, char *err, size_t cap) {
@@ -78,17 +74,13 @@ static int open_case(judge_case *c, char *err, size_t cap) {
     return snprintf(err, cap, "segment length %" PRIu64 " is not in [1, %d]", L, HX02_MAX_L), -1;
   if (c->n % L != 0)
     return snprintf(err, cap, "n = %" PRIu64 " is not a multiple of the segment length %" PRIu64, c->n, L), -1;
-  size_t n = (size_t)c->n, len = n + WINDOW_SLACK, room = n ? n : 1;
+  size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
-  int32_t *pool = malloc(len * sizeof *pool), *prefix = malloc((len + 1) * sizeof *prefix);
-  if (!s || !pool || !prefix)
-    return snprintf(err, cap, "out of host memory for %zu values", len), free(s), free(pool), free(prefix), -1;
-  prng_fill_i32(c->seed, pool, len, -POOL_MAX, POOL_MAX);
-  prefix[0] = 0;
-  scan_cpu_i32(pool, prefix + 1, len, 0, SCAN_INCLUSIVE);
-  s->pool = pool;
-  s->prefix = prefix;
-  s->s0 = judge_call_seed(c->seed, UINT64_MAX) % WINDOW_SLACK;
+  if (!s) return snprintf(err, cap, "out of host memory"), -1;
+  c->state = s;
+  if (scan_pool_open(&s->p, c->seed, n, ADD_MAX, err, cap)) return -1;
+  prng_fill_i32(c->seed, (int32_t *)s->p.pool, s->p.len, -POOL_MAX, POOL_MAX);
+  if (scan_pool_sum(&s->p, err, cap)) return -1;
   s->L = L;
   c->n_in = c->n_out = 1;
   c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
@@ -96,48 +88,20 @@ static int open_case(judge_case *c, char *err, size_t cap) {
   /* hs_scan_global's second buffer (d_tmp): n ints on the device, poisoned
    * before every call like the output, never handed back nor compared. */
   if (c->variant == HX02_GLOBAL) c->out[c->n_out++] = (spec_buf){.name = "tmp", .type = HX_INT32, .count = 0, .device_count = room};
-  c->state = s;
   return 0;
 }
 
-/* Call k's window start and constant. */
-static void window(const judge_case *c, uint64_t k, size_t *start, int32_t *add) {
-  const state *s = c->state;
-  *start = (size_t)((s->s0 + k * STEP) % WINDOW_SLACK);
-  *add = (int32_t)((judge_call_seed(c->seed, k) >> 32) % (2 * ADD_MAX + 1)) - ADD_MAX;
-}
+static void input(judge_case *c, uint64_t k, void *const in[]) { scan_pool_input(&((state *)c->state)->p, k, in[0]); }
 
-static void input(judge_case *c, uint64_t k, void *const in[]) {
-  const state *s = c->state;
-  size_t start;
-  int32_t add;
-  window(c, k, &start, &add);
-  int32_t *dst = in[0];
-  const int32_t *src = s->pool + start;
-  for (size_t i = 0; i < c->n; i++) dst[i] = src[i] + add;
-}
-
+/* inclusive or exclusive scans of the segments of L */
 static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
   const state *s = c->state;
-  size_t start;
-  int32_t add;
-  window(c, k, &start, &add);
-  /* exclusive: element i's sum stops one element earlier (0 at a segment's start) */
-  const size_t L = (size_t)s->L, own = c->variant == HX02_EXCLUSIVE ? 0 : 1;
-  /* unsigned: sums wrap modulo 2^32, as the GPU's do */
-  const int32_t *p = s->prefix + start;
-  const uint32_t *out = got[0], step = (uint32_t)add;
-  for (size_t i = 0; i < c->n; i++) {
-    size_t g = i - i % L;
-    uint32_t want = (uint32_t)p[i + own] - (uint32_t)p[g] + (uint32_t)(i - g + own) * step;
-    if (out[i] != want) judge_verdict_bad(v, &c->out[0], i);
-  }
+  scan_pool_check(&s->p, k, (size_t)s->L, c->variant != HX02_EXCLUSIVE, got[0], &c->out[0], v);
 }
 
 static void close_case(judge_case *c) {
   state *s = c->state;
-  free(s->pool);
-  free(s->prefix);
+  scan_pool_close(&s->p);
   free(s);
 }
 

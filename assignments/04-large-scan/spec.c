@@ -1,6 +1,6 @@
 /* spec.c: what assignment 04 runs and what is right (the judge's side, trusted).
  *
- * Inputs. A case has a pool of n + WINDOW_SLACK values drawn from its seed, and
+ * Inputs (scan_pool.h). A case has a pool of n + SCAN_POOL_SLACK values drawn from its seed, and
  * call k scans the window of n values starting at s_k, each plus a constant c_k:
  *     in_k[i] = pool[s_k + i] + c_k            (mod 2^32)
  * Every call, warm-ups included, sees another input: the window moves (s_k are
@@ -20,11 +20,9 @@
 
 #include "judge.h"
 #include "prng.h"
+#include "scan_pool.h"
 #include "variants.h"
 
-/* WINDOW_SLACK is prime and STEP is not a multiple of it: s_k = (s_0 + k STEP)
- * mod WINDOW_SLACK differs for every k below WINDOW_SLACK. */
-enum { WINDOW_SLACK = 4099, STEP = 1031 };
 
 #define X(id, slug, summary) {slug, summary},
 static const spec_variant variants[] = {HX04_VARIANT_LIST(X)};
@@ -85,12 +83,9 @@ static const uint64_t bench_sizes[] = {(uint64_t)1 << 20, (uint64_t)1 << 22, N_2
                                        (uint64_t)1 << 28};
 
 typedef struct state {
-  uint32_t *pool;   /* n + WINDOW_SLACK values */
-  uint32_t *prefix; /* scans: P[0..n + WINDOW_SLACK] */
+  scan_pool p;
   uint64_t *repeats; /* find_repeats: the pool's j with pool[j] == pool[j + 1], increasing */
   size_t n_repeats;
-  uint64_t s0;
-  int add_constant;
 } state;
 
 static void fill_pool(uint32_t *p, size_t len, uint64_t seed, input_kind kind) {
@@ -111,60 +106,33 @@ static int open_case(judge_case *c, char *err, size_t cap) {
   uint64_t kind = c->param & HX04_KIND_MASK;
   if (kind > EQUAL || (c->param & ~(uint64_t)(HX04_KIND_MASK | HX04_STRESS)))
     return snprintf(err, cap, "param %" PRIu64 ": the input kind is not one of 0..4", c->param), -1;
-  size_t n = (size_t)c->n, len = n + WINDOW_SLACK, room = n ? n : 1;
+  size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
-  uint32_t *pool = malloc(len * sizeof *pool);
-  if (!s || !pool) return snprintf(err, cap, "out of host memory for %zu values", len), free(s), free(pool), -1;
-  fill_pool(pool, len, c->seed, (input_kind)kind);
-  s->pool = pool;
-  s->s0 = judge_call_seed(c->seed, UINT64_MAX) % WINDOW_SLACK;
-  s->add_constant = kind != NEAR_2_32;
+  if (!s) return snprintf(err, cap, "out of host memory"), -1;
+  c->state = s;
+  /* Every addition wraps in NEAR_2_32: no constant may move its values */
+  if (scan_pool_open(&s->p, c->seed, n, kind == NEAR_2_32 ? SCAN_POOL_NO_ADD : 0, err, cap)) return -1;
+  fill_pool(s->p.pool, s->p.len, c->seed, (input_kind)kind);
   c->n_in = 1;
   c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = n, .device_count = room};
   if (c->variant == HX04_FIND_REPEATS) {
-    s->repeats = malloc(len * sizeof *s->repeats);
+    const uint32_t *pool = s->p.pool;
+    s->repeats = malloc(s->p.len * sizeof *s->repeats);
     if (!s->repeats) return snprintf(err, cap, "out of host memory"), -1;
-    for (size_t j = 0; j + 1 < len; j++)
+    for (size_t j = 0; j + 1 < s->p.len; j++)
       if (pool[j] == pool[j + 1]) s->repeats[s->n_repeats++] = j;
     c->n_out = 2;
     /* every slot is poisoned: nothing past the count may be needed */
     c->out[0] = (spec_buf){.name = "indices", .type = HX_UINT32, .count = n, .device_count = room};
     c->out[1] = (spec_buf){.name = "count", .type = HX_UINT32, .count = 1};
-  } else {
-    s->prefix = malloc((len + 1) * sizeof *s->prefix);
-    if (!s->prefix) return snprintf(err, cap, "out of host memory"), -1;
-    s->prefix[0] = 0;
-    for (size_t j = 0; j < len; j++) s->prefix[j + 1] = s->prefix[j] + pool[j];
-    c->n_out = 1;
-    c->out[0] = (spec_buf){.name = "out", .type = HX_UINT32, .count = n, .device_count = room};
+    return 0;
   }
-  c->state = s;
-  return 0;
+  c->n_out = 1;
+  c->out[0] = (spec_buf){.name = "out", .type = HX_UINT32, .count = n, .device_count = room};
+  return scan_pool_sum(&s->p, err, cap);
 }
 
-/* Call k's window start and constant. */
-static void window(const judge_case *c, uint64_t k, size_t *start, uint32_t *add) {
-  const state *s = c->state;
-  *start = (size_t)((s->s0 + k * STEP) % WINDOW_SLACK);
-  *add = s->add_constant ? (uint32_t)(judge_call_seed(c->seed, k) >> 32) : 0;
-}
-
-static void input(judge_case *c, uint64_t k, void *const in[]) {
-  const state *s = c->state;
-  size_t start;
-  uint32_t add;
-  window(c, k, &start, &add);
-  uint32_t *dst = in[0];
-  const uint32_t *src = s->pool + start;
-  for (size_t i = 0; i < c->n; i++) dst[i] = src[i] + add;
-}
-
-static void check_scan(const judge_case *c, size_t start, uint32_t add, const uint32_t *got, spec_verdict *v) {
-  const uint32_t *p = ((const state *)c->state)->prefix + start;
-  uint32_t base = p[0], step = 0;
-  for (size_t i = 0; i < c->n; i++, step += add)
-    if (got[i] != p[i] - base + step) judge_verdict_bad(v, &c->out[0], i);
-}
+static void input(judge_case *c, uint64_t k, void *const in[]) { scan_pool_input(&((state *)c->state)->p, k, in[0]); }
 
 static void check_repeats(const judge_case *c, size_t start, const uint32_t *indices, const uint32_t *count,
                           spec_verdict *v) {
@@ -187,17 +155,20 @@ static void check_repeats(const judge_case *c, size_t start, const uint32_t *ind
 }
 
 static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
+  const state *s = c->state;
+  if (c->variant != HX04_FIND_REPEATS) {
+    scan_pool_check(&s->p, k, 0, 0, got[0], &c->out[0], v); /* one exclusive scan */
+    return;
+  }
   size_t start;
-  uint32_t add;
-  window(c, k, &start, &add);
-  if (c->variant == HX04_FIND_REPEATS) check_repeats(c, start, got[0], got[1], v);
-  else check_scan(c, start, add, got[0], v);
+  uint32_t add; /* changes no equality */
+  scan_pool_window(&s->p, k, &start, &add);
+  check_repeats(c, start, got[0], got[1], v);
 }
 
 static void close_case(judge_case *c) {
   state *s = c->state;
-  free(s->pool);
-  free(s->prefix);
+  scan_pool_close(&s->p);
   free(s->repeats);
   free(s);
 }

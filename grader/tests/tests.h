@@ -12,6 +12,7 @@ Suite *json_suite(void);
 Suite *proc_suite(void);
 Suite *repo_suite(void);
 Suite *judge_suite(void);
+Suite *specs_suite(void);
 Suite *image_suite(void);
 Suite *scene_suite(void);
 Suite *render_suite(void);

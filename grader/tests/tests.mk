@@ -17,7 +17,9 @@ $(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grad
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(LIBGRADER)
+# The judge's objects without its main, and every spec (test_specs.c).
+JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O)
+$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(JUDGE_LIB_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
 
 $(FAKE_RUNNER): $(B)/tests/fake_runner.o $(B)/tests/backend_cpu.o $(RUNNER_C_O)

@@ -10,6 +10,7 @@ int main(void) {
   srunner_add_suite(sr, json_suite());
   srunner_add_suite(sr, proc_suite());
   srunner_add_suite(sr, judge_suite());
+  srunner_add_suite(sr, specs_suite());
   srunner_add_suite(sr, repo_suite());
   srunner_add_suite(sr, image_suite());
   srunner_add_suite(sr, scene_suite());

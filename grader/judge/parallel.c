@@ -1,0 +1,84 @@
+/* parallel.c: the judge's per-call loops on all host threads (parallel.h). */
+#include "parallel.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+enum { MAX_THREADS = 16, MIN_CHUNK = 1 << 20 };
+
+typedef struct job {
+  size_t lo, hi;
+  /* one of the two kinds of work */
+  uint32_t *dst;
+  const uint32_t *src;
+  uint32_t add;
+  judge_chunk_fn fn;
+  void *ctx;
+  spec_verdict v;
+} job;
+
+static void *work(void *arg) {
+  job *j = arg;
+  if (j->fn) {
+    j->fn(j->ctx, j->lo, j->hi, &j->v);
+  } else {
+    for (size_t i = j->lo; i < j->hi; i++) j->dst[i] = j->src[i] + j->add;
+  }
+  return NULL;
+}
+
+/* How many threads for n elements: one per MIN_CHUNK, at most the cores (and MAX_THREADS). */
+static int threads_for(size_t n) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t t = n / MIN_CHUNK;
+  if (t > (size_t)(cores > 0 ? cores : 1)) t = (size_t)(cores > 0 ? cores : 1);
+  if (t > MAX_THREADS) t = MAX_THREADS;
+  return t ? (int)t : 1;
+}
+
+/* Runs the jobs (jobs[0] on this thread); a thread that cannot start runs here too. */
+static void run(job *jobs, int n) {
+  pthread_t tid[MAX_THREADS];
+  int started[MAX_THREADS] = {0};
+  for (int i = 1; i < n; i++) started[i] = pthread_create(&tid[i], NULL, work, &jobs[i]) == 0;
+  work(&jobs[0]);
+  for (int i = 1; i < n; i++) {
+    if (started[i]) pthread_join(tid[i], NULL);
+    else work(&jobs[i]);
+  }
+}
+
+static void split(job *jobs, int n, size_t total) {
+  for (int i = 0; i < n; i++) {
+    jobs[i].lo = total * (size_t)i / (size_t)n;
+    jobs[i].hi = total * (size_t)(i + 1) / (size_t)n;
+  }
+}
+
+void judge_parallel_add(uint32_t *dst, const uint32_t *src, size_t n, uint32_t add) {
+  job jobs[MAX_THREADS] = {{0}};
+  int t = threads_for(n);
+  split(jobs, t, n);
+  for (int i = 0; i < t; i++) jobs[i].dst = dst, jobs[i].src = src, jobs[i].add = add;
+  run(jobs, t);
+}
+
+void judge_parallel_check(size_t n, judge_chunk_fn fn, void *ctx, spec_verdict *v) {
+  job jobs[MAX_THREADS] = {{0}};
+  int t = threads_for(n);
+  split(jobs, t, n);
+  for (int i = 0; i < t; i++) {
+    jobs[i].fn = fn;
+    jobs[i].ctx = ctx;
+    judge_verdict_init(&jobs[i].v);
+  }
+  run(jobs, t);
+  for (int i = 0; i < t; i++) {
+    const spec_verdict *c = &jobs[i].v;
+    v->mismatches += c->mismatches;
+    v->masked += c->masked;
+    v->nonfinite += c->nonfinite;
+    if (c->max_err > v->max_err) v->max_err = c->max_err;
+    if (v->first_bad < 0 && c->first_bad >= 0) v->first_bad = c->first_bad, v->first_x = c->first_x, v->first_y = c->first_y;
+  }
+}

@@ -1,0 +1,23 @@
+/* parallel.h: the judge's per-call loops on all host threads.
+ *
+ * A call of 2^24..2^28 elements costs the judge two passes (write the input,
+ * check the output); on a GPU host of 16 cores these run in parallel, so the
+ * judge keeps up with the GPU between calls. Small calls stay on one thread. */
+#ifndef SCANLAB_PARALLEL_H
+#define SCANLAB_PARALLEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "judge.h"
+
+/* dst[i] = src[i] + add (mod 2^32) for i < n: a window of a pool plus a constant. */
+void judge_parallel_add(uint32_t *dst, const uint32_t *src, size_t n, uint32_t add);
+
+/* Runs fn over [0, n) in index-ordered chunks, each with a verdict of its own,
+ * and merges them into v: counts added, the largest error kept, and first_bad
+ * (with its pixel) from the earliest chunk that has one. */
+typedef void (*judge_chunk_fn)(void *ctx, size_t lo, size_t hi, spec_verdict *v);
+void judge_parallel_check(size_t n, judge_chunk_fn fn, void *ctx, spec_verdict *v);
+
+#endif

@@ -1,0 +1,75 @@
+/* scan_pool.c: windows of a pool, checked against its prefix sums (scan_pool.h). */
+#include "scan_pool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "parallel.h"
+#include "scan_cpu.h"
+
+int scan_pool_open(scan_pool *p, uint64_t seed, size_t n, uint32_t add_span, char *err, size_t cap) {
+  p->n = n;
+  p->len = n + SCAN_POOL_SLACK;
+  p->seed = seed;
+  p->add_span = add_span;
+  p->s0 = judge_call_seed(seed, UINT64_MAX) % SCAN_POOL_SLACK;
+  p->prefix = NULL;
+  p->pool = malloc(p->len * sizeof *p->pool);
+  if (!p->pool) return snprintf(err, cap, "out of host memory for %zu values", p->len), -1;
+  return 0;
+}
+
+int scan_pool_sum(scan_pool *p, char *err, size_t cap) {
+  p->prefix = malloc((p->len + 1) * sizeof *p->prefix);
+  if (!p->prefix) return snprintf(err, cap, "out of host memory for %zu sums", p->len + 1), -1;
+  p->prefix[0] = 0;
+  /* int32 and uint32 wrap alike: the course's one CPU scan gives the sums mod 2^32 */
+  scan_cpu_i32((const int32_t *)p->pool, (int32_t *)p->prefix + 1, p->len, 0, SCAN_INCLUSIVE);
+  return 0;
+}
+
+void scan_pool_window(const scan_pool *p, uint64_t k, size_t *start, uint32_t *add) {
+  *start = (size_t)((p->s0 + k * SCAN_POOL_STEP) % SCAN_POOL_SLACK);
+  uint32_t r = (uint32_t)(judge_call_seed(p->seed, k) >> 32);
+  if (p->add_span == SCAN_POOL_NO_ADD) *add = 0;
+  else if (p->add_span == 0) *add = r;
+  else *add = (uint32_t)((int64_t)(r % (2 * (uint64_t)p->add_span + 1)) - (int64_t)p->add_span);
+}
+
+void scan_pool_input(const scan_pool *p, uint64_t k, uint32_t *dst) {
+  size_t start;
+  uint32_t add;
+  scan_pool_window(p, k, &start, &add);
+  judge_parallel_add(dst, p->pool + start, p->n, add);
+}
+
+typedef struct check_ctx {
+  const uint32_t *prefix, *got; /* prefix: from the window's start */
+  size_t L;
+  uint32_t own, add;
+  const spec_buf *b;
+} check_ctx;
+
+static void check_chunk(void *arg, size_t lo, size_t hi, spec_verdict *v) {
+  const check_ctx *c = arg;
+  for (size_t i = lo; i < hi; i++) {
+    size_t g = c->L ? i - i % c->L : 0;
+    uint32_t want = c->prefix[i + c->own] - c->prefix[g] + (uint32_t)(i - g + c->own) * c->add;
+    if (c->got[i] != want) judge_verdict_bad(v, c->b, i);
+  }
+}
+
+void scan_pool_check(const scan_pool *p, uint64_t k, size_t L, int inclusive, const uint32_t *got, const spec_buf *b,
+                     spec_verdict *v) {
+  size_t start;
+  check_ctx c = {.got = got, .L = L, .own = inclusive ? 1 : 0, .b = b};
+  scan_pool_window(p, k, &start, &c.add);
+  c.prefix = p->prefix + start;
+  judge_parallel_check(p->n, check_chunk, &c, v);
+}
+
+void scan_pool_close(scan_pool *p) {
+  free(p->pool);
+  free(p->prefix);
+  p->pool = p->prefix = NULL;
+}

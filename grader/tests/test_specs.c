@@ -1,0 +1,92 @@
+/* test_specs.c: the judge's specs of the scan assignments against the course's
+ * one CPU scan.
+ *
+ * For every case of 01-04 up to 2^21 + 3 elements (the larger ones run the
+ * checks on several threads): the inputs of calls 0, 1 and 2 differ (every
+ * call a new input), the spec's check accepts the CPU scan of each call's own
+ * input (scan_cpu_i32, segmented as the assignment says), and it reports a
+ * changed element, exactly once, at its index. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+#include "scan_cpu.h"
+#include "tests.h"
+
+extern const judge_spec judge_spec_01, judge_spec_02, judge_spec_03, judge_spec_04;
+
+/* How a spec's variant scans: segment length (0: one segment) and inclusive. */
+static void scan_of(const judge_spec *s, const judge_case *c, size_t *seg, int *inclusive) {
+  if (s == &judge_spec_01) *seg = 32, *inclusive = 1;
+  else if (s == &judge_spec_02) *seg = c->param ? c->param : (c->n < 1024 ? c->n : 1024), *inclusive = c->variant != 1;
+  else if (s == &judge_spec_03) *seg = c->param ? c->param : 2048, *inclusive = 0;
+  else *seg = 0, *inclusive = 0;
+}
+
+static void check_case(const judge_spec *s, const spec_case *k, int variant) {
+  judge_case c = {.spec = s, .name = k->name, .n = k->n, .seed = k->seed + 1000, .param = k->param, .variant = variant};
+  char err[256];
+  ck_assert_msg(s->open(&c, err, sizeof err) == 0, "%s/%s: open: %s", s->name, k->name, err);
+  size_t n = (size_t)k->n, bytes = (n ? n : 1) * 4;
+  int32_t *in[3], *want = malloc(bytes);
+  size_t seg;
+  int inclusive;
+  scan_of(s, &c, &seg, &inclusive);
+  for (int call = 0; call < 3; call++) {
+    in[call] = malloc(bytes);
+    void *bufs[JUDGE_MAX_BUFS] = {in[call]};
+    s->input(&c, (uint64_t)call, bufs);
+    scan_cpu_i32(in[call], want, n, seg, inclusive ? SCAN_INCLUSIVE : SCAN_EXCLUSIVE);
+    const void *got[JUDGE_MAX_BUFS] = {want};
+    spec_verdict v;
+    judge_verdict_init(&v);
+    s->check(&c, (uint64_t)call, got, &v);
+    ck_assert_msg(v.mismatches == 0, "%s/%s call %d: the CPU scan of the call's own input has %llu mismatches, first at %lld",
+                  s->name, k->name, call, (unsigned long long)v.mismatches, (long long)v.first_bad);
+    if (n) {
+      size_t at = n / 2 + (size_t)call;
+      if (at >= n) at = n - 1;
+      want[at] ^= 0x10u;
+      judge_verdict_init(&v);
+      s->check(&c, (uint64_t)call, got, &v);
+      ck_assert_msg(v.mismatches == 1 && v.first_bad == (int64_t)at, "%s/%s: a changed element %zu: %llu mismatches, first %lld",
+                    s->name, k->name, at, (unsigned long long)v.mismatches, (long long)v.first_bad);
+    }
+  }
+  if (n > 1) {
+    ck_assert_msg(memcmp(in[0], in[1], n * 4) && memcmp(in[1], in[2], n * 4), "%s/%s: two calls got the same input", s->name,
+                  k->name);
+  }
+  for (int call = 0; call < 3; call++) free(in[call]);
+  free(want);
+  if (s->close) s->close(&c);
+}
+
+START_TEST(test_specs_scans_check_right) {
+  const judge_spec *const specs[] = {&judge_spec_01, &judge_spec_02, &judge_spec_03, &judge_spec_04};
+  const judge_spec *s = specs[_i];
+  int cases = 0;
+  for (int i = 0; i < s->n_cases; i++) {
+    const spec_case *k = &s->cases[i];
+    if (k->n > (1u << 21) + 3) continue; /* the larger ones differ only in size */
+    if (s == &judge_spec_04 && !strncmp(k->name, "rep", 3)) continue; /* find_repeats: test_judge */
+    for (int v = 0; v < s->n_variants; v++) {
+      if (s == &judge_spec_04 && v == s->n_variants - 1) continue; /* find_repeats */
+      if (s == &judge_spec_02 && v == 2) continue; /* the global variant: the same scan as variant 0 */
+      check_case(s, k, v);
+    }
+    cases++;
+  }
+  ck_assert_msg(cases >= 5, "%s: only %d cases tested", s->name, cases);
+}
+END_TEST
+
+Suite *specs_suite(void) {
+  Suite *s = suite_create("specs");
+  TCase *tc = tcase_create("scans");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_specs_scans_check_right, 0, 4);
+  suite_add_tcase(s, tc);
+  return s;
+}
