@@ -55,16 +55,10 @@ typedef struct state {
 } state;
 
 static int open_case(judge_case *c, char *err, size_t cap) {
-  size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
   if (!s) return snprintf(err, cap, "out of host memory"), -1;
   c->state = s;
-  if (scan_pool_open(&s->p, c->seed, n, ADD_MAX, err, cap)) return -1;
-  prng_fill_i32(c->seed, (int32_t *)s->p.pool, s->p.len, -POOL_MAX, POOL_MAX);
-  if (scan_pool_sum(&s->p, err, cap)) return -1;
-  c->n_in = c->n_out = 1;
-  c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
-  c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
+  if (scan_pool_open_i32(c, &s->p, POOL_MAX, ADD_MAX, err, cap)) return -1;
   return 0;
 }
 

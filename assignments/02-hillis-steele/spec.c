@@ -74,20 +74,15 @@ static int open_case(judge_case *c, char *err, size_t cap) {
     return snprintf(err, cap, "segment length %" PRIu64 " is not in [1, %d]", L, HX02_MAX_L), -1;
   if (c->n % L != 0)
     return snprintf(err, cap, "n = %" PRIu64 " is not a multiple of the segment length %" PRIu64, c->n, L), -1;
-  size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
   if (!s) return snprintf(err, cap, "out of host memory"), -1;
   c->state = s;
-  if (scan_pool_open(&s->p, c->seed, n, ADD_MAX, err, cap)) return -1;
-  prng_fill_i32(c->seed, (int32_t *)s->p.pool, s->p.len, -POOL_MAX, POOL_MAX);
-  if (scan_pool_sum(&s->p, err, cap)) return -1;
+  if (scan_pool_open_i32(c, &s->p, POOL_MAX, ADD_MAX, err, cap)) return -1;
   s->L = L;
-  c->n_in = c->n_out = 1;
-  c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
-  c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
   /* hs_scan_global's second buffer (d_tmp): n ints on the device, poisoned
    * before every call like the output, never handed back nor compared. */
-  if (c->variant == HX02_GLOBAL) c->out[c->n_out++] = (spec_buf){.name = "tmp", .type = HX_INT32, .count = 0, .device_count = room};
+  if (c->variant == HX02_GLOBAL)
+    c->out[c->n_out++] = (spec_buf){.name = "tmp", .type = HX_INT32, .count = 0, .device_count = c->in[0].device_count};
   return 0;
 }
 

@@ -61,17 +61,11 @@ typedef struct state {
 
 static int open_case(judge_case *c, char *err, size_t cap) {
   if (c->param > HX03_TILE) return snprintf(err, cap, "segment length %" PRIu64 " is above %d", c->param, HX03_TILE), -1;
-  size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
   if (!s) return snprintf(err, cap, "out of host memory"), -1;
   c->state = s;
-  if (scan_pool_open(&s->p, c->seed, n, ADD_MAX, err, cap)) return -1;
-  prng_fill_i32(c->seed, (int32_t *)s->p.pool, s->p.len, -POOL_MAX, POOL_MAX);
-  if (scan_pool_sum(&s->p, err, cap)) return -1;
+  if (scan_pool_open_i32(c, &s->p, POOL_MAX, ADD_MAX, err, cap)) return -1;
   s->L = hx03_segment_length(c->param);
-  c->n_in = c->n_out = 1;
-  c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
-  c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
   return 0;
 }
 

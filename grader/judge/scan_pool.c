@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "parallel.h"
+#include "prng.h"
 #include "scan_cpu.h"
 
 int scan_pool_open(scan_pool *p, uint64_t seed, size_t n, uint32_t add_span, char *err, size_t cap) {
@@ -25,6 +26,17 @@ int scan_pool_sum(scan_pool *p, char *err, size_t cap) {
   p->prefix[0] = 0;
   /* int32 and uint32 wrap alike: the course's one CPU scan gives the sums mod 2^32 */
   scan_cpu_i32((const int32_t *)p->pool, (int32_t *)p->prefix + 1, p->len, 0, SCAN_INCLUSIVE);
+  return 0;
+}
+
+int scan_pool_open_i32(judge_case *c, scan_pool *p, int32_t max_abs, uint32_t add_span, char *err, size_t cap) {
+  size_t n = (size_t)c->n, room = n ? n : 1;
+  if (scan_pool_open(p, c->seed, n, add_span, err, cap)) return -1;
+  prng_fill_i32(c->seed, (int32_t *)p->pool, p->len, -max_abs, max_abs);
+  if (scan_pool_sum(p, err, cap)) return -1;
+  c->n_in = c->n_out = 1;
+  c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
+  c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
   return 0;
 }
 

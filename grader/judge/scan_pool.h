@@ -36,6 +36,9 @@ typedef struct scan_pool {
 
 /* Allocates the pool for n values of call-window; 0, or -1 with a reason. */
 int scan_pool_open(scan_pool *p, uint64_t seed, size_t n, uint32_t add_span, char *err, size_t cap);
+/* The int32 scans (01-03): a pool of ints in [-max_abs, max_abs] from c's seed,
+ * its sums, and c's buffers: n ints in, n ints out. 0, or -1 with a reason. */
+int scan_pool_open_i32(judge_case *c, scan_pool *p, int32_t max_abs, uint32_t add_span, char *err, size_t cap);
 /* The prefix sums of the filled pool; 0, or -1 with a reason. */
 int scan_pool_sum(scan_pool *p, char *err, size_t cap);
 /* Call k's window start and constant. */
