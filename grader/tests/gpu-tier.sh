@@ -14,7 +14,9 @@
 # 01's litmus test must see no stale read where fences forbid one, lecture
 # 06's examples must verify every version (the scan versions in order), and the
 # GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
-# out-of-bounds shared write) must give the verdicts in their expect.tsv.
+# out-of-bounds shared write, a look-back that deadlocks or keeps only its last
+# row) must give the verdicts in their expect.tsv, and the adversarial suite
+# (grader/tests/adversarial.sh --run) every verdict of its table.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
 set -u
 cd "$(dirname "$0")/../.."
@@ -249,6 +251,21 @@ for dir in grader/tests/gpu-faults/*/; do
     done < "$dir/expect.tsv"
   done
 done
+
+# The adversarial suite (grader/tests/adversarial.sh): real student files that try
+# to score without the work, each with the verdict it must get; built with
+# `make test-gpu-build`, run here through the judge.
+echo
+echo "== adversarial suite"
+if [ -d build/adversarial ]; then
+  bash grader/tests/adversarial.sh --run --no-build > "$TMP/adversarial.log" 2>&1
+  rc=$?
+  sed 's/^/    /' "$TMP/adversarial.log"
+  summary=$(tail -1 "$TMP/adversarial.log")
+  if [ $rc -eq 0 ]; then ok "adversarial suite: $summary"; else bad "adversarial suite: $summary"; fi
+else
+  bad "adversarial suite: build/adversarial missing (make test-gpu-build)"
+fi
 
 fi # run_common
 
