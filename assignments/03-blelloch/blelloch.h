@@ -6,8 +6,9 @@
 // blelloch_scan_tree, and store the result. The CPU bank-conflict model
 // (model.cu) evaluates your padded_index, thread_element and tree_size over the
 // standard sweep's accesses, with no GPU; on a GPU, ncu counts your kernel's.
-// Your blelloch.cu is compiled on its own (with -rdc=true) and linked with
-// them: these declarations are all the runner and the model know of it.
+// Your blelloch.cu is compiled on its own (with -rdc=true) and inspected; the
+// runner includes it after its kernels, and the model's table program links
+// its object: these declarations are all the course code knows of it.
 //
 // One block scans one segment of len <= TILE elements as a tree of `tree`
 // leaves (a power of two, len <= tree <= TILE); leaves len..tree-1 hold zeros.

@@ -90,7 +90,7 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     char what[128], tail[220];
     proc_describe(&h->p, what, sizeof what);
     output_last_line(&h->p.err, tail, sizeof tail);
-    if (h->p.status == PROC_EXITED && h->p.exit_code == 3 && !args->prefix) snprintf(what, sizeof what, "CUDA error (exit 3)");
+    if (h->p.status == PROC_EXITED && h->p.exit_code == 3 && !args->prefix && !args->direct) snprintf(what, sizeof what, "CUDA error (exit 3)");
     if (h->p.status == PROC_EXITED && h->p.exit_code == 2) snprintf(what, sizeof what, "bad arguments (exit 2)");
     snprintf(h->failure, sizeof h->failure, "%s%s%s", what, tail[0] ? ": " : "", tail);
   }
