@@ -154,9 +154,9 @@ $(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 # the H100, and link-time optimisation needs an nvlink the build hosts lack);
 # student.o is still compiled alone, with the same flags, and inspected, and a
 # refusal stops the runner's build. harness.ptx, for the
-# ptx checks, is the PTX of assignments/<NN>/probe.cu (course probe kernels, then
-# the student's file) or, without a probe, of the student's file alone: text for
-# the grader to count, never run. A failing student build leaves its compiler
+# ptx checks, is the PTX of the runner where it includes the student's file
+# (its kernels, and probe kernels of one call each, with the student's functions
+# inlined) or else of the student's file alone: text for the grader to count. A failing student build leaves its compiler
 # messages in build.log ("does not compile"). Each output is written to a
 # temporary name and renamed, so that two `make grade` at once never run a
 # half-written binary.
@@ -184,8 +184,8 @@ $(B)/$(1)/$(2)/harness: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*
 
 $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
 	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Iassignments/$(2) -I$(1)/$(2) \
-	  $(or $(wildcard assignments/$(2)/probe.cu),$(call student_cu,$(1),$(2))) -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
+	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/runner -Iassignments/$(2) -I$(1)/$(2) \
+	  $(if $(call inline,$(2)),assignments/$(2)/runner.cu,$(call student_cu,$(1),$(2))) -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
 
 # The bench build: the same runner compiled with -DHX_BENCH, which makes
 # runner.cu include assignments/NN/baselines.cu (rows that are not student code,

@@ -16,10 +16,9 @@
 //   build/<src>/01-warp-scan/harness --list      (runs the judge on this runner)
 //   build/<src>/01-warp-scan/harness --variant shfl --case n2^24
 //
-// Your functions live in another object, so each kernel here calls them (a
-// real call, not inlined). What `make ptx A=01` prints and the ptx checks count
-// is probe.cu: one call of your function per kernel, compiled together with
-// your file so that it is inlined there.
+// Your file is included at the end of this one, so the kernels here inline your
+// functions. What `make ptx A=01` prints and the ptx checks count is this file's
+// PTX: above all its probe kernels, one call of your function each.
 #include "runner.h"
 #include "variants.h"
 #include "warp_scan.h"
@@ -71,6 +70,20 @@ extern "C" __global__ void scan4_syncwarp(const int *in, int *out, size_t n) {
   hx_scan_groups(HX01_SYNCWARP, in, out, n);
 }
 extern "C" __global__ void scan4_shfl(const int *in, int *out, size_t n) { hx_scan_groups(HX01_SHFL, in, out, n); }
+
+// PTX probes: one warp scan per thread and nothing else, so each one's PTX is
+// exactly one inlined call of the student's function. These are what
+// `make ptx A=01` shows first and what the ptx checks of grade.conf count (the
+// timed kernels above inline the same function ITEMS times). Compiled, never
+// launched.
+static __device__ __forceinline__ void hx_probe(int variant, const int *in, int *out) {
+  __shared__ int hx_scratch[HX_WARPS_PER_BLOCK * 64];
+  out[threadIdx.x] = hx_scan_one(variant, in[threadIdx.x], hx_scratch + (threadIdx.x / 32) * 64);
+}
+extern "C" __global__ void scan_scratch(const int *in, int *out) { hx_probe(HX01_SCRATCH, in, out); }
+extern "C" __global__ void scan_scratch_register(const int *in, int *out) { hx_probe(HX01_SCRATCH_REGISTER, in, out); }
+extern "C" __global__ void scan_syncwarp(const int *in, int *out) { hx_probe(HX01_SYNCWARP, in, out); }
+extern "C" __global__ void scan_shfl(const int *in, int *out) { hx_probe(HX01_SHFL, in, out); }
 
 typedef void (*hx_kernel)(const int *, int *, size_t);
 // In variants.h's order.

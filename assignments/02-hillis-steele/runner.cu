@@ -28,10 +28,9 @@
 //   build/<src>/02-hillis-steele/harness --variant hillis_steele_inclusive --case L1000
 //   build/<src>/02-hillis-steele/harness --bench
 //
-// Your functions live in another object, so the kernels here call them (a real
-// call, not inlined). What `make ptx A=02` prints and the ptx checks count is
-// probe.cu: the same kernels compiled together with your file, so that your
-// function is inlined there.
+// Your file is included at the end of this one, so the kernels here inline your
+// functions; what `make ptx A=02` prints and the ptx checks count is this file's
+// PTX.
 #include "hillis_steele.h"
 #include "runner.h"
 #include "variants.h"
