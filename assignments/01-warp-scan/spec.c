@@ -23,7 +23,6 @@
 #include <stdlib.h>
 
 #include "judge.h"
-#include "prng.h"
 #include "scan_pool.h"
 #include "variants.h"
 

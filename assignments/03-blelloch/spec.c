@@ -25,7 +25,6 @@
 #include <stdlib.h>
 
 #include "judge.h"
-#include "prng.h"
 #include "scan_pool.h"
 #include "variants.h"
 
