@@ -162,7 +162,28 @@ static void student_missing(const assignment_ctx *a, char *out, size_t cap) {
   }
 }
 
-void check_run(const assignment_ctx *a, const check_conf *c, check_result *r) {
+/* The first check that c requires which was graded earlier (earlier[0..n-1])
+ * and did not pass, or NULL. One that was not graded here (no GPU) is not
+ * applied: *unapplied names it. */
+static const check_result *unmet_requirement(const check_conf *c, const check_result *earlier, int n,
+                                             const char **unapplied) {
+  *unapplied = NULL;
+  for (int k = 0; k < c->n_requires; k++) {
+    const check_result *q = NULL;
+    for (int j = 0; j < n; j++)
+      if (!strcmp(earlier[j].conf->name, c->requires[k])) q = &earlier[j];
+    if (!q || q->v == V_PASS) continue;
+    if (q->v == V_UNGRADED) {
+      *unapplied = c->requires[k];
+      continue;
+    }
+    return q;
+  }
+  return NULL;
+}
+
+void check_run(const assignment_ctx *a, const check_conf *c, check_result *r, const check_result *earlier,
+               int n_earlier) {
   memset(r, 0, sizeof *r);
   r->conf = c;
   r->max = c->points;
@@ -184,6 +205,17 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r) {
     student_missing(a, first, sizeof first);
     return check_finish(r, &s, V_FAIL, 0, "%s", first);
   }
+  const char *unapplied;
+  const check_result *unmet = unmet_requirement(c, earlier, n_earlier, &unapplied);
+  if (unmet) { /* not run at all: a sanitizer run of a deadlocking scan costs its whole call limit */
+    fprintf(s.f, "This check was not run: its points count only for your own working code, and %s did not pass.\n", unmet->conf->name);
+    return check_finish(r, &s, V_FAIL, 0, "not scored: needs %s to pass first (%s: %s)", unmet->conf->name,
+                        unmet->conf->name, verdict_name(unmet->v));
+  }
+  if (unapplied) {
+    fprintf(s.f, "(requires %s, which was not graded here: the requirement is not applied)\n", unapplied);
+    r->requires_unapplied = 1;
+  }
   if (kind->needs_reference && !a->reference_ok) {
     fprintf(s.f, "%s\n", a->reference_error);
     return check_finish(r, &s, V_ERROR, 0, "not scored: %s", a->reference_error);
@@ -197,35 +229,3 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r) {
   }
 }
 
-/* Appends a line to a check's output (malloc'd). */
-static void add_output(check_result *r, const char *line) {
-  char *joined = NULL;
-  if (asprintf(&joined, "%s%s%s\n", r->output ? r->output : "", r->output && *r->output ? "\n" : "", line) < 0) return;
-  free(r->output);
-  r->output = joined;
-}
-
-void check_apply_requires(check_result *results, int i) {
-  check_result *r = &results[i];
-  if (r->v != V_PASS && r->v != V_PARTIAL) return;
-  for (int k = 0; k < r->conf->n_requires; k++) {
-    const char *name = r->conf->requires[k];
-    const check_result *q = NULL;
-    for (int j = 0; j < i; j++)
-      if (!strcmp(results[j].conf->name, name)) q = &results[j];
-    if (!q || q->v == V_PASS) continue;
-    char line[320];
-    if (q->v == V_UNGRADED) {
-      snprintf(line, sizeof line, "(requires %s, which was not graded here: the requirement is not applied)", name);
-      add_output(r, line);
-      r->requires_unapplied = 1;
-      continue;
-    }
-    snprintf(r->reason, sizeof r->reason, "not scored: needs %s to pass first (%s: %s)", name, name, verdict_name(q->v));
-    snprintf(line, sizeof line, "%s. This check's points count only for your own working code.", r->reason);
-    add_output(r, line);
-    r->v = V_FAIL;
-    r->score = 0;
-    return;
-  }
-}

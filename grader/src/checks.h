@@ -70,12 +70,12 @@ typedef struct check_result {
 
 /* Fills the paths of ctx, and checks the student build and the reference. */
 void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf);
-void check_run(const assignment_ctx *ctx, const check_conf *c, check_result *r);
+/* Runs check c into r. Points are for the student's own work: a check whose
+ * `requires` names an earlier check (earlier[0..n_earlier-1]) that did not pass
+ * is not run, and fails with "not scored: needs X to pass first". A requirement
+ * that was not graded here (no GPU) is not applied, and the output says so. */
+void check_run(const assignment_ctx *ctx, const check_conf *c, check_result *r, const check_result *earlier,
+               int n_earlier);
 const char *verdict_name(verdict v);
-/* Points are for the student's own work: results[i] keeps its points only when
- * every check it `requires` (an earlier one of results[0..i-1]) passed; else it
- * fails with "not scored: needs X to pass". A requirement that was not graded
- * here (no GPU) is not applied, and the output says so. */
-void check_apply_requires(check_result *results, int i);
 
 #endif

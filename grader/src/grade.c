@@ -314,10 +314,9 @@ int main(int argc, char **argv) {
       check_result *r = &ar->results[ar->n_results++];
       struct timespec c0, c1;
       clock_gettime(CLOCK_MONOTONIC, &c0);
-      check_run(&ctx, c, r);
+      check_run(&ctx, c, r, ar->results, ar->n_results - 1);
       clock_gettime(CLOCK_MONOTONIC, &c1);
       r->seconds = (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9;
-      check_apply_requires(ar->results, ar->n_results - 1);
       broken_ref |= r->v == V_ERROR;
       print_row(r, i + 1, confs[a].n_checks, colour, tty);
     }

@@ -546,8 +546,8 @@ START_TEST(test_saved_images) {
 }
 END_TEST
 
-/* Points only for the student's own work: a clean racecheck counts only when
- * the check it requires passed, and says why not. With a right student it
+/* Points only for the student's own work: a racecheck is not even run when
+ * the check it requires failed, and says why not. With a right student it
  * counts as usual. */
 START_TEST(test_requires) {
   for (int right = 0; right < 2; right++) {
@@ -557,7 +557,11 @@ START_TEST(test_requires) {
     grade(root, NULL, NULL);
     json_t *j = latest(root);
     if (right) expect(j, "99-fake", "race", "pass", "racecheck clean", "requires, right student");
-    else expect(j, "99-fake", "race", "fail", "not scored: needs correct to pass first (correct: fail)", "requires");
+    else {
+      expect(j, "99-fake", "race", "fail", "not scored: needs correct to pass first (correct: fail)", "requires");
+      const char *out = json_string_value(json_object_get(find_test(j, "99-fake", "race"), "output"));
+      ck_assert_msg(out && strstr(out, "was not run"), "requires: the check ran anyway (output: %s)", out);
+    }
     json_decref(j);
     remove_dir(root);
     free(root);
