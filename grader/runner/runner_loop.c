@@ -45,6 +45,7 @@ typedef struct open_case {
   wire_case c;
   char *shm;        /* the judge's shared memory, mapped */
   size_t shm_bytes;
+  int shm_pinned;
   void *in[WIRE_MAX_BATCH][WIRE_MAX_BUFS], *out[WIRE_MAX_BATCH][WIRE_MAX_BUFS];
   void *work;
   size_t work_bytes;
@@ -72,12 +73,15 @@ static void case_close(void) {
 
 static void map_shm(uint64_t bytes) {
   if (cur.shm && cur.shm_bytes == bytes) return;
+  if (cur.shm_pinned) dev->unpin(cur.shm);
   if (cur.shm) munmap(cur.shm, cur.shm_bytes);
   cur.shm = NULL;
+  cur.shm_pinned = 0;
   void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, WIRE_FD_SHM, 0);
   if (p == MAP_FAILED) die(2, "cannot map the judge's shared memory (%" PRIu64 " bytes): %s", bytes, strerror(errno));
   cur.shm = (char *)p;
   cur.shm_bytes = (size_t)bytes;
+  cur.shm_pinned = dev->pin && dev->pin(cur.shm, cur.shm_bytes) == 0;
 }
 
 static uint64_t case_open(const wire_case *c) {

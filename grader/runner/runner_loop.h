@@ -28,6 +28,11 @@ typedef struct runner_backend {
   void (*copy)(void *dst, const void *src, size_t bytes); /* device to device */
   void (*timer_start)(void);
   double (*timer_stop_ms)(void); /* waits for all work; elapsed ms */
+  /* Optional (NULL: nothing): pins host memory that the copies use, for faster
+   * uploads and downloads (0: pinned; a failure is not an error, the copies
+   * then go through pageable memory); unpin before it is unmapped. */
+  int (*pin)(void *host, size_t bytes);
+  void (*unpin)(void *host);
 } runner_backend;
 
 /* main() of a runner: with --runner-protocol, the protocol loop on the

@@ -336,7 +336,7 @@ for name in "${NAMES[@]}"; do
   case $want in
     built) [ "$got" = built ] && build_ok=1 ;;
     refused:*) [[ $got == refused:* ]] && printf '%s\n' "$got" | grep -Eq -- "${want#refused:}" && build_ok=1 ;;
-    link:*) [[ $got == "link fails:"* ]] && grep -Eq -- "${want#link:}" "$BUILD/$name/link.log" && build_ok=1 ;;
+    link:*) [[ $got == "link fails:"* ]] && grep -Eq -- "${want#link:}" <<< "$got" && build_ok=1 ;;
   esac
   if [ $build_ok -eq 0 ]; then
     echo "FAIL $name: got $got want $(describe "$want")"

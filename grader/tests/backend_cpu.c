@@ -26,5 +26,5 @@ static void cpu_timer_start(void) { started = now_ms(); }
 static double cpu_timer_stop_ms(void) { return now_ms() - started; }
 
 const runner_backend CPU_BACKEND = {
-    "cpu", cpu_init, cpu_alloc, cpu_release, cpu_fill, cpu_copy, cpu_copy, cpu_copy, cpu_timer_start, cpu_timer_stop_ms,
+    "cpu", cpu_init, cpu_alloc, cpu_release, cpu_fill, cpu_copy, cpu_copy, cpu_copy, cpu_timer_start, cpu_timer_stop_ms, NULL, NULL,
 };

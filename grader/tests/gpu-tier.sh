@@ -249,6 +249,18 @@ for dir in grader/tests/gpu-faults/*/; do
         ok "gpu fault $fault: $a/$check is $verdict${reason:+ ($reason)}, grading took ${secs} s"
       else bad "gpu fault $fault: $a/$check is '$got', want $verdict${reason:+ with '$reason'}"; fi
     done < "$dir/expect.tsv"
+    # memcheck.txt (VARIANT CASE TEXT): memcheck itself, run through the judge on
+    # the fault's runner, must name the fault (the grader does not run memcheck
+    # once the correctness check it requires has failed).
+    if [ -f "$dir/memcheck.txt" ]; then
+      read -r mv mc mtext < "$dir/memcheck.txt"
+      build/grader/judge --assignment "$a" --runner "$bin" --variant "$mv" --case "$mc" --reps 1 --warmup 0 \
+        -- "$SAN" --tool memcheck --error-exitcode 99 --print-limit 5 > "$TMP/fault-memcheck.log" 2>&1
+      mrc=$?
+      if [ $mrc -eq 99 ] && grep -qF "$mtext" "$TMP/fault-memcheck.log"; then
+        ok "gpu fault $fault: memcheck on $mv $mc reports '$mtext'"
+      else bad "gpu fault $fault: memcheck on $mv $mc exits $mrc, want 99 and '$mtext': $(grep -m1 '=========' "$TMP/fault-memcheck.log")"; fi
+    fi
   done
 done
 
