@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "call_limit.h"
 #include "cli.h"
 #include "judge.h"
 #include "outputs.h"
@@ -33,11 +34,13 @@ static const char COPY_SLUG[] = "copy_d2d";
 enum { SLOT_ALIGN = 256 };
 
 static const judge_spec *spec;
-static session run;
+static session run, versus; /* the runner, and a perf duel's reference (--versus) */
 static const cli_opts *opts;
+static int call_limit_ms; /* --call-timeout: how long one batch may take */
 
 /* Exit codes: 2 bad arguments; 3 the runner hit a CUDA error (its own line on
- * stderr says which); 5 the runner died, hung or broke the protocol. */
+ * stderr says which); 4 the --versus runner (the reference) failed; 5 the
+ * runner died, hung or broke the protocol. */
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int code, const char *fmt, ...) {
   va_list ap;
@@ -47,12 +50,15 @@ static void die(int code, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', stderr);
   if (run.pid > 0) session_finish(&run);
+  if (versus.pid > 0) session_finish(&versus);
   exit(code);
 }
 
 /* The runner failed during case `name`: say how, and stop. A runner that
  * exited 3 has printed its CUDA error as the last line of stderr; keep it last. */
-static void runner_failed(const char *name) {
+static void runner_failed(session *s, const char *name) {
+  if (s == &versus) die(4, "case %s: the --versus runner (the reference) failed: %s", name, (session_finish(&versus), versus.why));
+  if (versus.pid > 0) session_finish(&versus);
   session_finish(&run);
   if (run.exit_code == 3) exit(3);
   /* Under a tool (compute-sanitizer --error-exitcode 99), the tool's status is its verdict. */
@@ -139,7 +145,25 @@ static void record_wrong(result_line *res, const spec_verdict *v) {
   res->nonfinite = v->nonfinite;
 }
 
-static void run_case(const case_plan *p, result_line *res) {
+/* One runner's part of a case: its plan, the case it is judged by (its own, or
+ * in a duel the other side's when both run the same variant: the same inputs,
+ * and one expected output for both), and its result. */
+typedef struct side {
+  session *s;
+  const case_plan *p;
+  judge_case own, *c; /* c: &own, or the first side's */
+  void (*input)(judge_case *, uint64_t, void *const[]);
+  void (*expect)(judge_case *, uint64_t, void *const[], uint8_t *const[]);
+  void (*check)(judge_case *, uint64_t, const void *const[], spec_verdict *);
+  void *want[JUDGE_MAX_BUFS];
+  uint8_t *mask[JUDGE_MAX_BUFS];
+  wire_case w;
+  double *ms;
+  spec_verdict first_wrong;
+  result_line *res;
+} side;
+
+static void side_open(side *d, session *s, const case_plan *p, side *first, result_line *res) {
   memset(res, 0, sizeof *res);
   snprintf(res->case_name, sizeof res->case_name, "%s", p->name);
   snprintf(res->variant, sizeof res->variant, "%s", p->slug);
@@ -148,100 +172,147 @@ static void run_case(const case_plan *p, result_line *res) {
   res->reps = p->reps;
   res->checked = 1;
   res->first_bad = res->first_x = res->first_y = -1;
-
-  judge_case c = {.spec = spec, .name = p->name, .n = p->n, .seed = p->seed, .param = p->param, .variant = p->spec_variant};
-  void (*input)(judge_case *, uint64_t, void *const[]) = spec->input;
-  void (*expect)(judge_case *, uint64_t, void *const[], uint8_t *const[]) = spec->expect;
-  void (*check)(judge_case *, uint64_t, const void *const[], spec_verdict *) = spec->check;
-  char err[300];
-  if (p->spec_variant == WIRE_COPY_VARIANT) {
-    copy_open(&c);
-    input = copy_input, expect = copy_expect, check = NULL;
-  } else if (spec->open(&c, err, sizeof err)) {
-    die(2, "case %s: %s", p->name, err);
+  memset(d, 0, sizeof *d);
+  d->s = s, d->p = p, d->res = res, d->c = &d->own;
+  judge_verdict_init(&d->first_wrong);
+  if (first && first->p->spec_variant == p->spec_variant) {
+    d->c = first->c;
+    d->input = first->input, d->expect = first->expect, d->check = first->check;
+  } else {
+    d->own = (judge_case){.spec = spec, .name = p->name, .n = p->n, .seed = p->seed, .param = p->param, .variant = p->spec_variant};
+    d->input = spec->input, d->expect = spec->expect, d->check = spec->check;
+    char err[300];
+    if (p->spec_variant == WIRE_COPY_VARIANT) {
+      copy_open(&d->own);
+      d->input = copy_input, d->expect = copy_expect, d->check = NULL;
+    } else if (spec->open(&d->own, err, sizeof err)) {
+      die(2, "case %s: %s", p->name, err);
+    }
+    /* The expected outputs of one call (expect), private to the judge. */
+    if (!d->check)
+      for (int i = 0; i < d->own.n_out; i++) {
+        d->want[i] = xmalloc(d->own.out[i].count * hx_type_bytes(d->own.out[i].type));
+        if (d->own.out[i].masked) d->mask[i] = xmalloc(d->own.out[i].count);
+      }
   }
-  wire_case w;
-  memset(&w, 0, sizeof w);
-  w.variant = p->runner_variant;
-  w.n = p->n;
-  w.param = p->param;
-  layout(&c, &w, p->batch);
+  d->w.variant = p->runner_variant;
+  d->w.n = p->n;
+  d->w.param = p->param;
+  layout(d->c, &d->w, p->batch);
   uint64_t work = 0;
-  if (session_case(&run, &w, &work)) runner_failed(p->name);
+  if (session_case(s, &d->w, &work)) runner_failed(s, p->name);
   res->work_bytes = work;
+  d->ms = xmalloc((size_t)p->reps * sizeof *d->ms);
+}
 
-  /* The expected outputs of one call (expect), private to the judge. */
-  void *want[JUDGE_MAX_BUFS] = {0};
-  uint8_t *mask[JUDGE_MAX_BUFS] = {0};
-  if (!check)
-    for (int i = 0; i < c.n_out; i++) {
-      want[i] = xmalloc(c.out[i].count * hx_type_bytes(c.out[i].type));
-      if (c.out[i].masked) mask[i] = xmalloc(c.out[i].count);
-    }
-  double *ms = xmalloc((size_t)p->reps * sizeof *ms);
-  spec_verdict first_wrong;
-  judge_verdict_init(&first_wrong);
-  uint64_t call = 0;
-  const void *got[JUDGE_MAX_BUFS];
-  for (int sample = 0; sample < p->warmup + p->reps; sample++) {
-    for (int j = 0; j < p->batch; j++) {
-      char *slot = run.shm + (size_t)j * w.slot_bytes;
-      void *in[JUDGE_MAX_BUFS];
-      for (int i = 0; i < c.n_in; i++) in[i] = slot + w.in[i].offset;
-      input(&c, call + (uint64_t)j, in);
-    }
-    double t;
-    if (session_run(&run, (uint32_t)p->batch, &t)) runner_failed(p->name);
-    if (sample >= p->warmup) ms[sample - p->warmup] = t / p->batch;
-    for (int j = 0; j < p->batch; j++, call++) {
-      char *slot = run.shm + (size_t)j * w.slot_bytes;
-      for (int i = 0; i < c.n_out; i++) got[i] = slot + w.out[i].offset;
-      spec_verdict v;
-      judge_verdict_init(&v);
-      if (check) {
-        check(&c, call, got, &v);
-      } else {
-        expect(&c, call, want, mask);
-        for (int i = 0; i < c.n_out; i++) {
-          spec_verdict one;
-          judge_verdict_init(&one);
-          judge_compare(&c.out[i], got[i], want[i], mask[i], &one);
-          v.mismatches += one.mismatches;
-          v.masked += one.masked;
-          v.nonfinite += one.nonfinite;
-          if (one.max_err > v.max_err) v.max_err = one.max_err;
-          if (one.first_bad >= 0 && v.first_bad < 0) v.first_bad = one.first_bad, v.first_x = one.first_x, v.first_y = one.first_y;
-        }
-      }
-      res->verified++;
-      if (!v.mismatches && !v.nonfinite) {
-        if (!res->bad_reps) record_wrong(res, &v); /* the latest right call's masked count */
-        continue;
-      }
-      if (res->bad_reps++) continue;
-      first_wrong = v;
-      if (opts->save_failed && !check && c.out[0].type == HX_RGBA32F &&
-          outputs_save_failed(opts->save_failed, p->name, &c.out[0], got[0], want[0], mask[0], err, sizeof err))
-        die(3, "%s", err);
+/* The inputs of calls call .. call + batch - 1 into the side's slots: made by
+ * the case, or copied from the side that shares it and has them already. */
+static void side_inputs(side *d, uint64_t call, const side *from) {
+  for (int j = 0; j < d->p->batch; j++) {
+    char *slot = d->s->shm + (size_t)j * d->w.slot_bytes;
+    void *in[JUDGE_MAX_BUFS];
+    for (int i = 0; i < d->c->n_in; i++) in[i] = slot + d->w.in[i].offset;
+    if (from) {
+      const char *src = from->s->shm + (size_t)j * from->w.slot_bytes;
+      for (int i = 0; i < d->c->n_in; i++) memcpy(in[i], src + from->w.in[i].offset, d->w.in[i].bytes);
+    } else {
+      d->input(d->c, call + (uint64_t)j, in);
     }
   }
-  if (res->bad_reps) record_wrong(res, &first_wrong);
+}
+
+/* Call `call` (slot j) of a side, judged against want (computed by the side that owns the case). */
+static void side_verify(side *d, int j, uint64_t call, void *const want[], uint8_t *const mask[]) {
+  const char *slot = d->s->shm + (size_t)j * d->w.slot_bytes;
+  const void *got[JUDGE_MAX_BUFS];
+  judge_case *c = d->c;
+  for (int i = 0; i < c->n_out; i++) got[i] = slot + d->w.out[i].offset;
+  spec_verdict v;
+  judge_verdict_init(&v);
+  if (d->check) {
+    d->check(c, call, got, &v);
+  } else {
+    for (int i = 0; i < c->n_out; i++) {
+      spec_verdict one;
+      judge_verdict_init(&one);
+      judge_compare(&c->out[i], got[i], want[i], mask[i], &one);
+      v.mismatches += one.mismatches;
+      v.masked += one.masked;
+      v.nonfinite += one.nonfinite;
+      if (one.max_err > v.max_err) v.max_err = one.max_err;
+      if (one.first_bad >= 0 && v.first_bad < 0) v.first_bad = one.first_bad, v.first_x = one.first_x, v.first_y = one.first_y;
+    }
+  }
+  result_line *res = d->res;
+  res->verified++;
+  if (!v.mismatches && !v.nonfinite) {
+    if (!res->bad_reps) record_wrong(res, &v); /* the latest right call's masked count */
+    return;
+  }
+  if (res->bad_reps++) return;
+  d->first_wrong = v;
+  char err[300];
+  if (opts->save_failed && !d->check && c->out[0].type == HX_RGBA32F &&
+      outputs_save_failed(opts->save_failed, d->p->name, &c->out[0], got[0], want[0], mask[0], err, sizeof err))
+    die(3, "%s", err);
+}
+
+static void side_close(side *d) {
+  result_line *res = d->res;
+  const case_plan *p = d->p;
+  if (res->bad_reps) record_wrong(res, &d->first_wrong);
   res->ok = res->bad_reps == 0;
-  res->min_ms = stats_min(ms, p->reps);
-  res->median_ms = stats_median(ms, p->reps);
+  res->min_ms = stats_min(d->ms, p->reps);
+  res->median_ms = stats_median(d->ms, p->reps);
   /* Event resolution is about half a microsecond; an empty case (n = 0) can
    * read 0 ms, which the protocol rejects as a time, so floor it. */
   if (!(res->min_ms > 0)) res->min_ms = 1e-6;
   if (!(res->median_ms > 0)) res->median_ms = 1e-6;
   if (opts->out) {
     int code;
-    const char *last = run.shm + (size_t)(p->batch - 1) * w.slot_bytes + w.out[0].offset;
-    if (outputs_write(opts->out, &c.out[0], last, &code, err, sizeof err)) die(code, "%s", err);
+    char err[300];
+    const char *last = d->s->shm + (size_t)(p->batch - 1) * d->w.slot_bytes + d->w.out[0].offset;
+    if (outputs_write(opts->out, &d->c->out[0], last, &code, err, sizeof err)) die(code, "%s", err);
   }
-  if (session_end_case(&run)) runner_failed(p->name);
-  for (int i = 0; i < c.n_out; i++) free(want[i]), free(mask[i]);
-  free(ms);
-  if (p->spec_variant != WIRE_COPY_VARIANT && spec->close) spec->close(&c);
+  if (session_end_case(d->s)) runner_failed(d->s, p->name);
+  free(d->ms);
+  if (d->c != &d->own) return;
+  for (int i = 0; i < d->own.n_out; i++) free(d->want[i]), free(d->mask[i]);
+  if (p->spec_variant != WIRE_COPY_VARIANT && spec->close) spec->close(&d->own);
+}
+
+/* One case on one runner (n_sides 1), or a perf duel (2): side 1 (the
+ * reference) and side 0 (the student) take turns, sample by sample, on the
+ * same inputs, so both see the same clocks; each call is verified, and an
+ * expected output is computed once for both. The reference runs first in the
+ * first sample, whose time sets the student's call limit (call_limit.h). */
+static void run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res) {
+  side d[2];
+  for (int i = 0; i < n_sides; i++) side_open(&d[i], sessions[i], &plans[i], i ? &d[0] : NULL, &res[i]);
+  int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
+  int shared = n_sides == 2 && d[1].c == d[0].c;
+  uint64_t call = 0;
+  for (int sample = 0; sample < warmup + reps; sample++, call += (uint64_t)batch) {
+    for (int t = 0; t < n_sides; t++) {
+      int i = n_sides == 2 && sample % 2 == 0 ? 1 - t : t; /* the reference first in even samples */
+      /* Sharing one case, the second side of the sample copies the first's inputs. */
+      side_inputs(&d[i], call, shared && t == 1 ? &d[1 - i] : NULL);
+      double ms;
+      if (session_run(d[i].s, (uint32_t)batch, &ms)) runner_failed(d[i].s, plans[i].name);
+      if (sample >= warmup) d[i].ms[sample - warmup] = ms / batch;
+      if (n_sides == 2 && i == 1 && sample == 0) { /* the student's limit in this case, from the reference's batch */
+        int derived = (int)(1000 * call_limit_s(ms));
+        d[0].s->limit_ms = derived < call_limit_ms ? derived : call_limit_ms;
+      }
+    }
+    for (int j = 0; j < batch; j++)
+      for (int i = 0; i < n_sides; i++) {
+        side *owner = d[i].c == &d[i].own ? &d[i] : &d[0];
+        if (owner == &d[i] && !d[i].check) d[i].expect(d[i].c, call + (uint64_t)j, d[i].want, d[i].mask);
+        side_verify(&d[i], j, call + (uint64_t)j, owner->want, owner->mask);
+      }
+  }
+  for (int i = n_sides - 1; i >= 0; i--) side_close(&d[i]); /* the sharing side first: the owner frees the case */
 }
 
 /* ---------------------------------------------------------------- result lines */
@@ -284,15 +355,15 @@ static const spec_case *find_case(const char *name) {
 /* The runner must be this assignment's, with the variants in the spec's order;
  * slugs after them are the bench build's baselines, in the spec's order too.
  * Returns how many baselines the runner has. */
-static int check_hello(void) {
-  const wire_hello *h = &run.hello;
+static int check_hello(const session *s, const char *path) {
+  const wire_hello *h = &s->hello;
   if (strcmp(h->assignment, spec->name))
-    die(2, "%s is the runner of '%.64s', not of %s", opts->runner, h->assignment, spec->name);
+    die(2, "%s is the runner of '%.64s', not of %s", path, h->assignment, spec->name);
   if ((int)h->n_slugs < spec->n_variants || (int)h->n_slugs > spec->n_variants + spec->n_baselines)
-    die(2, "the runner has %u variants; the spec has %d (and %d baselines)", h->n_slugs, spec->n_variants, spec->n_baselines);
+    die(2, "%s has %u variants; the spec has %d (and %d baselines)", path, h->n_slugs, spec->n_variants, spec->n_baselines);
   for (int i = 0; i < (int)h->n_slugs; i++) {
     const char *want = i < spec->n_variants ? spec->variants[i].slug : spec->baselines[i - spec->n_variants].slug;
-    if (strcmp(h->slugs[i], want)) die(2, "the runner's variant %d is '%.64s', the spec's is '%s'", i, h->slugs[i], want);
+    if (strcmp(h->slugs[i], want)) die(2, "%s: its variant %d is '%.64s', the spec's is '%s'", path, i, h->slugs[i], want);
   }
   return (int)h->n_slugs - spec->n_variants;
 }
@@ -417,7 +488,7 @@ static int bench(int n_baselines) {
           if (baseline_variant(b) == v) base = b;
       }
       result_line res;
-      run_case(&c, &res);
+      run_case(&c, (session *const[]){&run}, 1, &res);
       if (row == 0) copy_ms = res.median_ms;
       if (!strcmp(kind, "baseline")) base_ms[base] = res.median_ms;
       bench_row(c.slug, kind, pts[p].label, n, &res, bytes, copy_ms, n_baselines ? base_ms[base] : 0);
@@ -444,9 +515,14 @@ static void start_runner(void) {
   argv[n++] = (char *)opts->runner;
   argv[n] = NULL;
   double limit = opts->call_timeout_s > 0 ? opts->call_timeout_s : DEFAULT_CALL_TIMEOUT_S;
+  call_limit_ms = (int)(limit * 1000);
   /* --no-sandbox: the grader's metric checks only, whose tool (ncu) writes lock
    * files from inside the runner's process (docs/grading.md, what remains open). */
-  if (session_start(&run, argv, !opts->no_sandbox, (int)(limit * 1000))) runner_failed("(start)");
+  if (session_start(&run, argv, !opts->no_sandbox, (int)(limit * 1000))) runner_failed(&run, "(start)");
+  if (opts->versus) {
+    char *vargv[2] = {(char *)opts->versus, NULL};
+    if (session_start(&versus, vargv, 1, (int)(limit * 1000))) runner_failed(&versus, "(start)");
+  }
 }
 
 int main(int argc, char **argv) {
@@ -475,7 +551,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   start_runner();
-  int n_baselines = check_hello();
+  int n_baselines = check_hello(&run, opts->runner);
   int rc = 0;
   if (o.list) {
     list(n_baselines);
@@ -485,23 +561,39 @@ int main(int argc, char **argv) {
     int warmup = o.warmup >= 0 ? o.warmup : DEFAULT_WARMUP;
     const char *slug = copy ? COPY_SLUG : spec->variants[variant].slug;
     int v = copy ? WIRE_COPY_VARIANT : variant;
-    result_line res;
-    if (o.have_n) {
-      case_plan c = {"adhoc", o.n, o.have_seed ? o.seed : 1, 0, v, v, slug, o.reps > 0 ? o.reps : 10, warmup, 1};
-      run_case(&c, &res);
-      emit(o.result_fd, &res);
-    } else {
-      int all = o.n_cases == 0; /* no --case and no --n: every case in the table */
-      int count = all ? spec->n_cases : o.n_cases;
-      for (int i = 0; i < count; i++) {
-        const spec_case *k = all ? &spec->cases[i] : find_case(o.cases[i]);
-        case_plan c = {k->name, k->n, o.have_seed ? o.seed : k->seed, k->param, v, v, slug, o.reps > 0 ? o.reps : k->reps,
-                       warmup, k->batch > 0 ? k->batch : 1};
-        run_case(&c, &res);
-        emit(o.result_fd, &res);
+    /* A duel: the reference's variant, one of its variants or baselines, or the copy. */
+    case_plan other = {0};
+    if (o.versus) {
+      int vb = check_hello(&versus, o.versus);
+      other.slug = o.versus_variant ? o.versus_variant : slug;
+      if (!strcmp(other.slug, COPY_SLUG)) {
+        other.spec_variant = other.runner_variant = WIRE_COPY_VARIANT;
+      } else if ((other.spec_variant = other.runner_variant = find_variant(other.slug)) < 0) {
+        for (int b = 0; b < vb; b++)
+          if (!strcmp(spec->baselines[b].slug, other.slug)) other.runner_variant = spec->n_variants + b, other.spec_variant = baseline_variant(b);
+        if (other.runner_variant < 0) die(2, "--versus-variant: %s has no variant or baseline '%s'", o.versus, other.slug);
       }
     }
+    result_line res[2];
+    session *const sides[2] = {&run, &versus};
+    int count = o.have_n ? 1 : o.n_cases ? o.n_cases : spec->n_cases; /* no --case and no --n: every case in the table */
+    for (int i = 0; i < count; i++) {
+      case_plan c[2];
+      if (o.have_n) {
+        c[0] = (case_plan){"adhoc", o.n, o.have_seed ? o.seed : 1, 0, v, v, slug, o.reps > 0 ? o.reps : 10, warmup, o.batch > 0 ? o.batch : 1};
+      } else {
+        const spec_case *k = o.n_cases ? find_case(o.cases[i]) : &spec->cases[i];
+        c[0] = (case_plan){k->name, k->n, o.have_seed ? o.seed : k->seed, k->param, v, v, slug, o.reps > 0 ? o.reps : k->reps,
+                           warmup, o.batch > 0 ? o.batch : k->batch > 0 ? k->batch : 1};
+      }
+      c[1] = c[0];
+      c[1].slug = other.slug, c[1].spec_variant = other.spec_variant, c[1].runner_variant = other.runner_variant;
+      run_case(c, sides, o.versus ? 2 : 1, res);
+      if (o.versus) emit(o.result_fd, &res[1]); /* the reference's line first */
+      emit(o.result_fd, &res[0]);
+    }
   }
+  if (o.versus && session_finish(&versus)) die(4, "the --versus runner (the reference) failed: %s", versus.why);
   if (session_finish(&run)) {
     if (run.exit_code == 3) return 3;
     if (o.n_prefix && run.exit_code > 0) return run.exit_code; /* the tool's verdict (compute-sanitizer's 99) */

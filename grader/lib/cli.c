@@ -12,7 +12,8 @@
 const char cli_usage[] =
     "usage: harness [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
     "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n"
-    "       judge --assignment NAME --runner PATH [the options above] [--call-timeout S] [-- TOOL ARGS...]\n";
+    "       judge --assignment NAME --runner PATH [the options above] [--batch B] [--call-timeout S]\n"
+    "             [--versus PATH [--versus-variant SLUG]] [-- TOOL ARGS...]\n";
 
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
   uint64_t v;
@@ -101,7 +102,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     if (strncmp(a, "--", 2) != 0) return fail(err, cap, "unexpected argument '%.40s'", a);
     static const char *const with_value[] = {"--case", "--variant", "--n", "--seed", "--reps",
                                              "--warmup", "--out", "--save-failed", "--result-fd",
-                                             "--assignment", "--runner", "--call-timeout"};
+                                             "--assignment", "--runner", "--call-timeout", "--batch",
+                                             "--versus", "--versus-variant"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) known |= !strcmp(a, with_value[k]);
     if (!known) return fail(err, cap, "unknown option '%.40s'", a);
@@ -137,6 +139,15 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     } else if (!strcmp(a, "--runner")) {
       if (!*v) return fail(err, cap, "--runner: empty path");
       o->runner = v;
+    } else if (!strcmp(a, "--batch")) {
+      if (cli_parse_count(v, 64, &u) || u < 1) return fail(err, cap, "--batch: '%.40s' is not an integer in [1, 64]", v);
+      o->batch = (int)u;
+    } else if (!strcmp(a, "--versus")) {
+      if (!*v) return fail(err, cap, "--versus: empty path");
+      o->versus = v;
+    } else if (!strcmp(a, "--versus-variant")) {
+      if (!result_name_ok(v)) return fail(err, cap, "--versus-variant: bad name '%.40s'", v);
+      o->versus_variant = v;
     } else if (!strcmp(a, "--call-timeout")) {
       char *end = NULL;
       double t = strtod(v, &end);
@@ -149,5 +160,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
   }
   if (o->have_seed && !o->have_n && o->n_cases == 0) return fail(err, cap, "--seed needs --n or --case");
   if (o->have_n && o->n_cases) return fail(err, cap, "--n and --case are exclusive (a case has its own n)");
+  if (o->versus_variant && !o->versus) return fail(err, cap, "--versus-variant needs --versus");
+  if (o->versus && (o->n_prefix || o->bench || o->list || o->out))
+    return fail(err, cap, "--versus (a perf duel) cannot go with a tool, --bench, --list or --out");
   return 0;
 }

@@ -6,11 +6,16 @@
  *   --no-sandbox            start the runner without its sandbox: only for a tool that must write files inside
  *                           the runner's process (ncu's lock files); the grader uses it for metric checks alone
  *   -- CMD...               a tool that starts the runner (compute-sanitizer ...): the runner's path is appended
+ *   --versus PATH           a perf duel: a second runner (the reference), whose samples alternate with the
+ *                           runner's on the same inputs; its result line comes first (docs/grading.md)
+ *   --versus-variant SLUG   the second runner's variant: one of its variants or baselines, or copy_d2d
+ *                           (default: --variant)
  *
  *   --case NAME[,NAME...]   named cases from the assignment's case table (repeatable)
  *   --variant SLUG          which version of the student's code to run
  *   --n N --seed S          an ad-hoc input (N may be written 2^K, 2^K+D or 2^K-D)
  *   --reps R --warmup W     timed repetitions, untimed warm-up runs
+ *   --batch B               calls per sample, back to back (default: the case's)
  *   --check                 accepted for older scripts: every call is always compared
  *   --out FILE              write the last output: raw little-endian, or for an image PPM/PNG by the extension
  *   --save-failed DIR       on a wrong case with an image output, write DIR/CASE.{student,expected,diff}.png
@@ -39,6 +44,7 @@ typedef struct cli_opts {
   uint64_t n, seed;
   int reps;   /* -1: the case's default */
   int warmup; /* -1: the harness default */
+  int batch;  /* 0: the case's */
   int check;
   const char *out;
   const char *save_failed;
@@ -46,6 +52,8 @@ typedef struct cli_opts {
   int list, help, bench, no_sandbox;
   const char *assignment;
   const char *runner;
+  const char *versus;         /* a perf duel's second runner (NULL: none) */
+  const char *versus_variant; /* its variant (NULL: --variant) */
   double call_timeout_s; /* 0: the default */
   char **prefix;         /* after --: the tool that starts the runner (NULL: none) */
   int n_prefix;

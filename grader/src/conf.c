@@ -97,7 +97,7 @@ static char *reader(char *str, int num, void *stream) {
     c->line = p->line;
     c->kind = KIND_COUNT;
     c->min = c->max = -1;
-    c->runs = 3;
+    c->runs = 1;
     c->repeat = 1;
     c->full_ratio = 1.0;
     c->timeout_s = 0;

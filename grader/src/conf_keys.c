@@ -150,7 +150,7 @@ static int integer(parser *p, const char *key, const char *v, double lo, double 
 }
 
 static int k_repeat(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 1, CONF_MAX_REPEAT, &c->repeat); }
-static int k_runs(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 3, 50, &c->runs); }
+static int k_runs(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 1, 50, &c->runs); }
 static int k_reps(parser *p, check_conf *c, const char *key, const char *v) { return integer(p, key, v, 1, 10000, &c->reps); }
 
 static int k_full_ratio(parser *p, check_conf *c, const char *key, const char *v) {

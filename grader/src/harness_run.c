@@ -30,7 +30,7 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     fprintf(stderr, "grade: out of memory\n");
     exit(1);
   }
-  char cases[CONF_MAX_CASES * CONF_NAME_MAX], seed[32], reps[16], fd[8], limit[32];
+  char cases[CONF_MAX_CASES * CONF_NAME_MAX], seed[32], reps[16], fd[8], limit[32], batch[16];
   size_t len = 0;
   cases[0] = 0;
   for (int i = 0; i < c->n_cases; i++) len += (size_t)snprintf(cases + len, sizeof cases - len, "%s%s", i ? "," : "", c->cases[i]);
@@ -57,6 +57,12 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     argv[n++] = "--call-timeout";
     argv[n++] = limit;
     if (args->no_sandbox) argv[n++] = "--no-sandbox";
+    if (args->versus) {
+      argv[n++] = "--versus";
+      argv[n++] = (char *)args->versus;
+      argv[n++] = "--versus-variant";
+      argv[n++] = (char *)args->versus_variant;
+    }
   }
   argv[n++] = "--variant";
   argv[n++] = (char *)(args->variant ? args->variant : c->variant);
@@ -70,6 +76,11 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
   if (args->reps > 0) {
     argv[n++] = "--reps";
     argv[n++] = reps;
+  }
+  if (args->batch > 0) {
+    snprintf(batch, sizeof batch, "%d", args->batch);
+    argv[n++] = "--batch";
+    argv[n++] = batch;
   }
   if (args->prefix) { /* tools are slow: one rep, no warm-up */
     argv[n++] = "--warmup";
@@ -92,6 +103,7 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
     output_last_line(&h->p.err, tail, sizeof tail);
     if (h->p.status == PROC_EXITED && h->p.exit_code == 3 && !args->prefix && !args->direct) snprintf(what, sizeof what, "CUDA error (exit 3)");
     if (h->p.status == PROC_EXITED && h->p.exit_code == 2) snprintf(what, sizeof what, "bad arguments (exit 2)");
+    h->versus_failed = args->versus && h->p.status == PROC_EXITED && h->p.exit_code == 4;
     snprintf(h->failure, sizeof h->failure, "%s%s%s", what, tail[0] ? ": " : "", tail);
   }
   return h;
@@ -101,8 +113,16 @@ double harness_call_limit(const harness_run *ref) {
   double worst_ms = 0;
   for (int i = 0; i < ref->n_lines; i++)
     if (ref->lines[i].median_ms > worst_ms) worst_ms = ref->lines[i].median_ms;
-  double s = HARNESS_LIMIT_FACTOR * worst_ms * HARNESS_LIMIT_MAX_BATCH / 1000.0;
-  return s > HARNESS_LIMIT_FLOOR_S ? s : HARNESS_LIMIT_FLOOR_S;
+  return call_limit_s(worst_ms * CALL_LIMIT_MAX_BATCH);
+}
+
+void harness_split_duel(const harness_run *h, harness_run *ref, harness_run *student) {
+  *ref = *h;
+  *student = *h;
+  ref->n_lines = h->n_lines > 0;
+  if (!h->versus_failed) ref->failure[0] = 0; /* the student's failure is not the reference's */
+  student->n_lines = h->n_lines > 1 ? h->n_lines - 1 : 0;
+  memmove(student->lines, h->lines + 1, (size_t)student->n_lines * sizeof *h->lines);
 }
 
 const result_line *harness_find(const harness_run *h, const char *case_name) {

@@ -4,6 +4,7 @@
 #ifndef SCANLAB_HARNESS_RUN_H
 #define SCANLAB_HARNESS_RUN_H
 
+#include "call_limit.h"
 #include <stdint.h>
 
 #include "checks.h"
@@ -20,6 +21,7 @@ typedef struct harness_run {
   int n_lines;
   char channel_error[200]; /* the first unparsable line on the result channel */
   char failure[320];       /* one line when the process did not exit 0 */
+  int versus_failed;       /* a duel's reference failed (the judge's exit 4), not the student */
 } harness_run;
 
 typedef struct harness_args {
@@ -32,21 +34,21 @@ typedef struct harness_args {
   int direct;              /* run bin itself, not the judge on it (a program that checks its own work) */
   double call_limit_s;     /* the judge's limit on one batch of calls (0: from the check's timeout) */
   int no_sandbox;          /* the runner without its sandbox: for ncu alone, which writes files inside it */
+  int batch;               /* calls per sample (0: the case's); correctness and tools use 1 */
+  const char *versus;      /* a perf duel (judge --versus): the reference, whose line comes first; NULL: none */
+  const char *versus_variant;
 } harness_args;
 
-/* A broken submission is graded fast: the student's calls may take at most
- * HARNESS_LIMIT_FACTOR times the reference's slowest call of the check (times
- * the largest batch), and never less than HARNESS_LIMIT_FLOOR_S, which covers
- * a call's upload and download of up to 2 GiB. */
-#define HARNESS_LIMIT_FACTOR 100.0
-#define HARNESS_LIMIT_FLOOR_S 3.0
-#define HARNESS_LIMIT_MAX_BATCH 16
-/* The limit for the student's calls from the reference's run of the same check. */
+/* The limit for the student's calls from the reference's run of the same check (call_limit.h). */
 double harness_call_limit(const harness_run *ref);
 
 /* Runs the harness on the check's cases (--check, results on descriptor 3).
  * Never fails: whatever the child does is in the returned run. Free with free(). */
 harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, const harness_args *args);
+
+/* A perf duel's run split in two: the reference's result line (the first)
+ * into *ref, every later line into *student; each keeps the run's failure. */
+void harness_split_duel(const harness_run *h, harness_run *ref, harness_run *student);
 
 /* The first result line for case_name, or NULL. */
 const result_line *harness_find(const harness_run *h, const char *case_name);

@@ -79,7 +79,7 @@ static void images_dir(const assignment_ctx *a, const check_conf *c, int k, char
 }
 
 void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
-  harness_args args = {.bin = a->reference, .seed = a->env->seed, .reps = 1};
+  harness_args args = {.bin = a->reference, .seed = a->env->seed, .reps = 1, .batch = 1};
   harness_run *ref = harness_run_cases(a, c, &args);
   char why[400];
   if (!harness_reference_sane(ref, c, c->variant, why, sizeof why)) {
@@ -97,7 +97,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
     images_dir(a, c, k, rel, sizeof rel);
     snprintf(dir, sizeof dir, "%s/%s", root, rel);
     int save = root[0] && make_dirs(root, rel) == 0;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .save_failed = save ? dir : NULL,
+    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL,
                             .call_limit_s = harness_call_limit(ref)};
     harness_run *st = harness_run_cases(a, c, &st_args);
     if (c->repeat > 1) fprintf(s->f, "run %d of %d: variant %s, seed %" PRIu64 "\n", k + 1, c->repeat, c->variant, st_args.seed);

@@ -1,8 +1,9 @@
 /* kind_perf.c: the `perf` kind. The baseline (the reference's run of the same
  * variant, another variant or baseline of the reference, or the copy every
- * harness has) and the student alternate `runs` times on one case; each side
- * keeps the minimum of its medians, and score.c turns the two into points. A
- * student run that is not correct ends the check with 0 points. */
+ * harness has) and the student take turns sample by sample in one judge (a
+ * duel, `runs` times) on one case; each side keeps the minimum of its medians,
+ * and score.c turns the two into points. A student run that is not correct
+ * ends the check with 0 points. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,37 +34,45 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
     fprintf(s->f, "%s\n", why);
     return check_finish(r, s, V_ERROR, 0, "not scored: %s", why);
   }
-  fprintf(s->f, "case %s, variant %s vs %s, seed %" PRIu64 ", %d alternating runs per side\n", k, c->variant, r->baseline,
-          a->env->seed, c->runs);
+  fprintf(s->f, "case %s, variant %s vs %s, seed %" PRIu64 ", %d run%s of samples taken in turn\n", k, c->variant,
+          r->baseline, a->env->seed, c->runs, c->runs == 1 ? "" : "s");
+  harness_run *both = NULL, *base = malloc(sizeof *base), *st = malloc(sizeof *st);
+  if (!base || !st) {
+    fprintf(stderr, "grade: out of memory\n");
+    exit(1);
+  }
   for (int i = 0; i < c->runs; i++) {
-    /* Baseline and student alternate so both see the same GPU clocks and
-     * temperature; each side keeps the minimum of its medians. Both sides
-     * verify every rep, so both have the same idle gaps between reps: with
-     * the reference's later runs unverified, the H100 timed the same 16 us
-     * kernel 1.5x slower in the student's runs (its clocks drop in the gaps). */
-    harness_args base_args = {.bin = a->reference, .variant = variant, .seed = a->env->seed, .reps = c->reps};
-    harness_run *base = harness_run_cases(a, c, &base_args);
-    if (!harness_reference_sane(base, c, variant, why, sizeof why)) {
+    /* A duel (judge --versus): the reference and the student take turns, sample
+     * by sample, on the same inputs, so both see the same GPU clocks and
+     * temperature; each call of both is verified, and each expected output is
+     * computed once. The student's call limit comes from the reference's first
+     * sample. Each side keeps the minimum of its medians over the runs. */
+    harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .versus = a->reference,
+                         .versus_variant = variant};
+    free(both);
+    both = harness_run_cases(a, c, &args);
+    harness_split_duel(both, base, st);
+    if (both->versus_failed || !harness_reference_sane(base, c, variant, why, sizeof why)) {
+      if (both->versus_failed) snprintf(why, sizeof why, "reference broken: %s", both->failure);
       fprintf(s->f, "run %d: %s\n", i + 1, why);
-      free(base);
+      free(both), free(base), free(st);
       return check_finish(r, s, V_ERROR, 0, "%s", why);
     }
     const result_line *bl = harness_find(base, k);
     t_base[i] = bl->median_ms;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .call_limit_s = harness_call_limit(base)};
-    harness_run *st = harness_run_cases(a, c, &st_args);
     judge_want want = {.variant = c->variant, .ref = bl};
     int ok = harness_judge(st, k, &want, why, sizeof why);
     if (ok && st->failure[0]) ok = 0, snprintf(why, sizeof why, "%s", st->failure);
     t_st[i] = ok ? harness_find(st, k)->median_ms : 0;
-    free(base);
-    free(st);
     if (!ok) {
       fprintf(s->f, "run %d: %s\n", i + 1, why);
+      free(both), free(base), free(st);
       return check_finish(r, s, V_FAIL, 0, "not timed: %s", why);
     }
-    fprintf(s->f, "run %d: %s %.4f ms, student %.4f ms (medians)\n", i + 1, r->baseline, t_base[i], t_st[i]);
+    fprintf(s->f, "run %d: %s %.4f ms, student %.4f ms (medians, samples taken in turn)\n", i + 1, r->baseline, t_base[i],
+            t_st[i]);
   }
+  free(both), free(base), free(st);
   r->has_perf = 1;
   r->t_ref = stats_min(t_base, c->runs);
   r->t_student = stats_min(t_st, c->runs);

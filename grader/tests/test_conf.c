@@ -44,7 +44,7 @@ START_TEST(test_conf_good) {
   ck_assert_str_eq(a.checks[0].title, "correct-x"); /* the name when no title */
   ck_assert_int_eq(a.checks[1].min, -1);
   ck_assert_int_eq(a.checks[1].max, 3);
-  ck_assert_int_eq(a.checks[2].runs, 3);
+  ck_assert_int_eq(a.checks[2].runs, 1);
   ck_assert_double_eq(a.checks[2].points, 7.5);
   ck_assert_double_eq(a.checks[3].timeout_s, 48); /* sanitizers get 4x */
   ck_assert_double_eq(conf_total_points(&a), 22.5);
@@ -75,7 +75,7 @@ static const struct {
     {HEAD "[c]\nkind = correct\nvariant = v\npoints = 1\n", 4, "kind correct needs key 'cases'"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nkernel = k\npoints = 1\n", 4, "key 'kernel' does not apply to kind correct"},
     {HEAD "[p]\nkind = perf\nvariant = v\ncases = a,b\npoints = 1\n", 4, "exactly one case"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nruns = 2\npoints = 1\n", 8, "runs: '2' is not an integer in [3, 50]"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nruns = 0\npoints = 1\n", 8, "runs: '0' is not an integer in [1, 50]"},
     {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nfull_ratio = 0\npoints = 1\n", 8, "full_ratio"},
     {HEAD "[x]\nkind = ptx\nkernel = k\npattern = (unclosed\nmax = 1\npoints = 1\n", 7, "not a POSIX extended regular expression"},
     {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\npoints = 1\n", 4, "needs min, max or both"},

@@ -95,6 +95,9 @@ static const char *const BAD[][2] = {
     {"--assignment 04-large-scan --runner R --n 2^30", "above this assignment's limit"},
     {"--assignment 04-large-scan --runner R --call-timeout 0", "--call-timeout"},
     {"--assignment 04-large-scan --runner R --", "-- needs the command of a tool"},
+    {"--assignment 04-large-scan --runner R --versus-variant copy_d2d", "--versus-variant needs --versus"},
+    {"--assignment 04-large-scan --runner R --versus R --bench", "--versus (a perf duel) cannot go with"},
+    {"--assignment 04-large-scan --runner R --batch 0", "--batch"},
 };
 
 START_TEST(test_judge_bad_usage) {
@@ -121,8 +124,68 @@ START_TEST(test_judge_list) {
   snprintf(path, sizeof path, "%s/out", dir);
   char *out = read_text(path);
   ck_assert_msg(out && !strncmp(out, "assignment 04-large-scan\n", 25), "%s", out);
-  ck_assert_msg(strstr(out, "variant decoupled_lookback ") && strstr(out, "case n2^24 16777216 9 50 0\n"), "%s", out);
+  ck_assert_msg(strstr(out, "variant decoupled_lookback ") && strstr(out, "case n2^24 16777216 9 12 0\n"), "%s", out);
   free(out);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A perf duel (--versus): the reference (a fake runner whose mode is REF) and
+ * the student take turns on the same inputs; the reference's line comes first
+ * in each case; the student's call limit comes from the reference's time; a
+ * reference that fails is exit 4, never the student's fault. */
+typedef struct duel {
+  const char *student, *reference, *args;
+  int exit_code;
+  const char *lines; /* each result line's variant and ok, in order: "decoupled_lookback:1 ..." */
+  const char *says;
+} duel;
+
+static const duel DUELS[] = {
+    {"honest", "honest", "--case n1025,n65535", 0,
+     "decoupled_lookback:1 decoupled_lookback:1 decoupled_lookback:1 decoupled_lookback:1", ""},
+    {"memoize", "honest", "--case n1025", 0, "decoupled_lookback:1 decoupled_lookback:0", "wrong in 4 of 5 calls"},
+    {"honest", "honest", "--case n65535 --versus-variant copy_d2d", 0, "copy_d2d:1 decoupled_lookback:1", ""},
+    /* the limit from the reference's first sample: the 3 s floor, not --call-timeout's 30 s */
+    {"hang", "honest", "--case n1025 --call-timeout 30", 5, "", "no answer within 3 s"},
+    {"honest", "hang", "--case n1025 --call-timeout 2", 4, "", "the --versus runner (the reference) failed"},
+    {"honest", "honest", "--case n1025 --versus-variant nope", 2, "", "has no variant or baseline 'nope'"},
+};
+
+START_TEST(test_judge_duel) {
+  const duel *t = &DUELS[_i];
+  char *dir = make_temp_dir("judge-duel");
+  char cmd[2048], path[1024];
+  snprintf(path, sizeof path, "%s/reference", dir);
+  snprintf(cmd, sizeof cmd, "#!/bin/sh\nFAKE_STUDENT=%s exec %s/build/tests/fake-runner \"$@\"\n", t->reference, getenv("PWD"));
+  write_text(path, cmd, 1);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
+           "--versus ./reference --reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
+           dir, t->student, getenv("PWD"), getenv("PWD"), t->args);
+  int rc = run_shell(cmd);
+  snprintf(path, sizeof path, "%s/results", dir);
+  char *results = read_text(path);
+  snprintf(path, sizeof path, "%s/err", dir);
+  char *err = read_text(path);
+  ck_assert_msg(results && err, "duel %d: no results or stderr file", _i);
+  ck_assert_msg(rc == t->exit_code, "duel %d: judge exited %d, want %d; stderr: %s", _i, rc, t->exit_code, err);
+  char got[512] = "";
+  size_t len = 0;
+  for (char *line = results, *nl; *line; line = nl + 1) {
+    if (!(nl = strchr(line, '\n'))) break;
+    *nl = 0;
+    result_line r;
+    char why[200];
+    ck_assert_msg(result_parse(line, &r, why, sizeof why) == 0, "duel %d: %s", _i, why);
+    ck_assert_msg(r.verified == 5, "duel %d: %d calls verified, want 5", _i, r.verified);
+    len += (size_t)snprintf(got + len, sizeof got - len, "%s%s:%d", len ? " " : "", r.variant, r.ok);
+  }
+  ck_assert_msg(!strcmp(got, t->lines), "duel %d: lines '%s', want '%s'", _i, got, t->lines);
+  ck_assert_msg(strstr(err, t->says), "duel %d: stderr lacks '%s': %s", _i, t->says, err);
+  free(results);
+  free(err);
   remove_dir(dir);
   free(dir);
 }
@@ -135,6 +198,7 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(tc, test_judge_attempt, 0, (int)(sizeof ATTEMPTS / sizeof *ATTEMPTS));
   tcase_add_loop_test(tc, test_judge_bad_usage, 0, (int)(sizeof BAD / sizeof *BAD));
   tcase_add_test(tc, test_judge_list);
+  tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));
   suite_add_tcase(s, tc);
   return s;
 }
