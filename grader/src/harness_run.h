@@ -22,6 +22,8 @@ typedef struct harness_run {
   char channel_error[200]; /* the first unparsable line on the result channel */
   char failure[320];       /* one line when the process did not exit 0 */
   int versus_failed;       /* a duel's reference failed (the judge's exit 4), not the student */
+  int student_stopped;     /* a duel's reference side (harness_split_duel): the student's runner failed, so
+                              the cases after it have no reference line either */
 } harness_run;
 
 typedef struct harness_args {
@@ -46,8 +48,11 @@ double harness_call_limit(const harness_run *ref);
  * Never fails: whatever the child does is in the returned run. Free with free(). */
 harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, const harness_args *args);
 
-/* A perf duel's run split in two: the reference's result line (the first)
- * into *ref, every later line into *student; each keeps the run's failure. */
+/* A duel's run split in two: the judge writes the reference's line of a case
+ * before the student's, so a case's first line goes to *ref, the rest to
+ * *student. The
+ * student keeps the run's failure; the reference keeps it only when it was the
+ * reference's (versus_failed), and otherwise marks student_stopped. */
 void harness_split_duel(const harness_run *h, harness_run *ref, harness_run *student);
 
 /* The first result line for case_name, or NULL. */

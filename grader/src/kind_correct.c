@@ -1,5 +1,6 @@
-/* kind_correct.c: the `correct` kind. The reference runs once and must be sane;
- * then the student's harness runs `repeat` times on the check's cases, run k
+/* kind_correct.c: the `correct` kind. The student's harness runs `repeat` times
+ * on the check's cases, the first time in a duel with the reference (which
+ * must be sane), run k
  * with seed + k, and a case is correct only when every run got it right. The
  * student's harness saves the images of a failed case under the results
  * folder (--save-failed), and the check names the files it finds there. */
@@ -79,27 +80,46 @@ static void images_dir(const assignment_ctx *a, const check_conf *c, int k, char
 }
 
 void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
-  harness_args args = {.bin = a->reference, .seed = a->env->seed, .reps = 1, .batch = 1};
-  harness_run *ref = harness_run_cases(a, c, &args);
   char why[400];
-  if (!harness_reference_sane(ref, c, c->variant, why, sizeof why)) {
-    fprintf(s->f, "%s\n", why);
-    free(ref);
-    return check_finish(r, s, V_ERROR, 0, "%s", why);
-  }
   int ok[CONF_MAX_CASES];
   char first_bad[CONF_MAX_CASES][400];
   for (int i = 0; i < c->n_cases; i++) ok[i] = 1, first_bad[i][0] = 0;
   const char *root = a->env->save_root;
+  harness_run *ref = malloc(sizeof *ref), *st = malloc(sizeof *st);
+  if (!ref || !st) {
+    fprintf(stderr, "grade: out of memory\n");
+    exit(1);
+  }
   for (int k = 0; k < c->repeat; k++) {
     /* Each run has its own seed, so a race that shows on some inputs only has repeat chances to show. */
     char rel[GRADE_PATH_MAX], dir[GRADE_PATH_MAX * 2];
     images_dir(a, c, k, rel, sizeof rel);
     snprintf(dir, sizeof dir, "%s/%s", root, rel);
     int save = root[0] && make_dirs(root, rel) == 0;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL,
-                            .call_limit_s = harness_call_limit(ref)};
-    harness_run *st = harness_run_cases(a, c, &st_args);
+    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL};
+    if (k == 0) {
+      /* The first run is a duel with the reference (judge --versus), which must
+       * be right on every case: the two take turns on the same inputs, the
+       * expected outputs are computed once for both, and the reference's first
+       * call of each case sets the student's call limit. */
+      st_args.versus = a->reference;
+      st_args.versus_variant = c->variant;
+      harness_run *both = harness_run_cases(a, c, &st_args);
+      harness_split_duel(both, ref, st);
+      int sane = !both->versus_failed && harness_reference_sane(ref, c, c->variant, why, sizeof why);
+      if (both->versus_failed) snprintf(why, sizeof why, "reference broken: %s", both->failure);
+      free(both);
+      if (!sane) {
+        fprintf(s->f, "%s\n", why);
+        free(ref), free(st);
+        return check_finish(r, s, V_ERROR, 0, "%s", why);
+      }
+    } else {
+      st_args.call_limit_s = harness_call_limit(ref);
+      harness_run *later = harness_run_cases(a, c, &st_args);
+      *st = *later;
+      free(later);
+    }
     if (c->repeat > 1) fprintf(s->f, "run %d of %d: variant %s, seed %" PRIu64 "\n", k + 1, c->repeat, c->variant, st_args.seed);
     else fprintf(s->f, "variant %s, seed %" PRIu64 "\n", c->variant, st_args.seed);
     for (int i = 0; i < c->n_cases; i++) {
@@ -113,12 +133,12 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
       }
     }
     if (st->failure[0]) fprintf(s->f, "student run: %s\n", st->failure);
-    free(st);
     if (save) {
       collect_files(root, rel, r, s->f);
       remove_empty_dirs(root, rel);
     }
   }
+  free(st);
   free(ref);
   int passed = 0;
   const char *first = NULL;

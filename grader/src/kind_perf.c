@@ -58,8 +58,8 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
       free(both), free(base), free(st);
       return check_finish(r, s, V_ERROR, 0, "%s", why);
     }
-    const result_line *bl = harness_find(base, k);
-    t_base[i] = bl->median_ms;
+    const result_line *bl = harness_find(base, k); /* NULL only when the student stopped the duel */
+    t_base[i] = bl ? bl->median_ms : 0;
     judge_want want = {.variant = c->variant, .ref = bl};
     int ok = harness_judge(st, k, &want, why, sizeof why);
     if (ok && st->failure[0]) ok = 0, snprintf(why, sizeof why, "%s", st->failure);

@@ -108,10 +108,11 @@ static void write_fake(const char *root, const char *name, const char *student, 
  * runners in test_judge.c. */
 static const char JUDGE[] =
     "#!/bin/sh\n"
-    "runner=; versus=; vvar=; args=\n"
+    "runner=; versus=; vvar=; args=; limit=20\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
-    "    --assignment|--call-timeout|--batch) shift 2 ;;\n"
+    "    --assignment|--batch) shift 2 ;;\n"
+    "    --call-timeout) limit=$2; shift 2 ;;\n"
     "    --runner) runner=$2; shift 2 ;;\n"
     "    --versus) versus=$2; shift 2 ;;\n"
     "    --versus-variant) vvar=$2; shift 2 ;;\n"
@@ -121,7 +122,9 @@ static const char JUDGE[] =
     "done\n"
     /* a duel: the reference's lines first; its failure is the judge's exit 4 */
     "if [ -n \"$versus\" ]; then\n"
-    "  out=$(mktemp); \"$versus\" $args --variant \"$vvar\" 3>\"$out\" || { rm -f \"$out\"; exit 4; }\n"
+    "  out=$(mktemp); timeout \"$limit\" \"$versus\" $args --variant \"$vvar\" 3>\"$out\"; rc=$?\n"
+    "  [ $rc = 124 ] && echo 'stand-in judge: the --versus runner (the reference) failed: no answer within the call limit' >&2\n"
+    "  [ $rc = 0 ] || { rm -f \"$out\"; exit 4; }\n"
     "  [ -s \"$out\" ] || { echo 'stand-in judge: the --versus runner gave no result line' >&2; rm -f \"$out\"; exit 4; }\n"
     "  cat \"$out\" >&3; rm -f \"$out\"\n"
     "fi\n"
@@ -301,7 +304,7 @@ static const fault FAULTS[] = {
      "reference binary does not start", 4},
     {"reference exits nonzero", NULL, "echo 'reference: CUDA error' >&2; exit 3\n", NULL, "correct", "error", "reference broken", 4},
     {"reference reports ok=0", NULL, EMIT_ALL("OK=0 MM=1 FB=0"), NULL, "perf", "error", "reference broken on case n10: wrong", 4},
-    {"reference hangs", NULL, "sleep 600\n", NULL, "correct", "error", "reference broken on case n10: no result: timed out", 4},
+    {"reference hangs", NULL, "sleep 600\n", NULL, "correct", "error", "reference broken: exit 4: stand-in judge: the --versus runner (the reference) failed: no answer within", 4},
 };
 #define N_FAULTS (int)(sizeof FAULTS / sizeof *FAULTS)
 
