@@ -51,20 +51,28 @@ static const attempt ATTEMPTS[] = {
     {"wrong-assignment", "--case n1025", 2, 0, 0, "is the runner of '03-blelloch', not of 04-large-scan"},
 };
 
-START_TEST(test_judge_attempt) {
-  const attempt *t = &ATTEMPTS[_i];
-  char *dir = make_temp_dir("judge");
+/* Runs the judge in dir on the fake runner (FAKE_STUDENT=student) with args
+ * after its fixed options; returns its exit status, its result lines and its
+ * stderr (malloc'd; the test asserts they exist). */
+static int run_judge(const char *dir, const char *student, const char *args, char **results, char **err) {
   char cmd[2048], path[1024];
   snprintf(cmd, sizeof cmd,
            "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
            "--reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
-           dir, t->student, getenv("PWD"), getenv("PWD"), t->args);
+           dir, student, getenv("PWD"), getenv("PWD"), args);
   int rc = run_shell(cmd);
   snprintf(path, sizeof path, "%s/results", dir);
-  char *results = read_text(path);
+  *results = read_text(path);
   snprintf(path, sizeof path, "%s/err", dir);
-  char *err = read_text(path);
-  ck_assert_msg(results && err, "%s: no results or stderr file", t->student);
+  *err = read_text(path);
+  ck_assert_msg(*results && *err, "judge %s: no results or stderr file", args);
+  return rc;
+}
+
+START_TEST(test_judge_attempt) {
+  const attempt *t = &ATTEMPTS[_i];
+  char *dir = make_temp_dir("judge"), *results, *err;
+  int rc = run_judge(dir, t->student, t->args, &results, &err);
   ck_assert_msg(rc == t->exit_code, "%s: judge exited %d, want %d; stderr: %s", t->student, rc, t->exit_code, err);
   int lines = 0;
   for (const char *p = results; *p; p++) lines += *p == '\n';
@@ -155,21 +163,12 @@ static const duel DUELS[] = {
 
 START_TEST(test_judge_duel) {
   const duel *t = &DUELS[_i];
-  char *dir = make_temp_dir("judge-duel");
-  char cmd[2048], path[1024];
+  char *dir = make_temp_dir("judge-duel"), *results, *err, script[1024], path[1024], args[512];
   snprintf(path, sizeof path, "%s/reference", dir);
-  snprintf(cmd, sizeof cmd, "#!/bin/sh\nFAKE_STUDENT=%s exec %s/build/tests/fake-runner \"$@\"\n", t->reference, getenv("PWD"));
-  write_text(path, cmd, 1);
-  snprintf(cmd, sizeof cmd,
-           "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
-           "--versus ./reference --reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
-           dir, t->student, getenv("PWD"), getenv("PWD"), t->args);
-  int rc = run_shell(cmd);
-  snprintf(path, sizeof path, "%s/results", dir);
-  char *results = read_text(path);
-  snprintf(path, sizeof path, "%s/err", dir);
-  char *err = read_text(path);
-  ck_assert_msg(results && err, "duel %d: no results or stderr file", _i);
+  snprintf(script, sizeof script, "#!/bin/sh\nFAKE_STUDENT=%s exec %s/build/tests/fake-runner \"$@\"\n", t->reference, getenv("PWD"));
+  write_text(path, script, 1);
+  snprintf(args, sizeof args, "--versus ./reference %s", t->args);
+  int rc = run_judge(dir, t->student, args, &results, &err);
   ck_assert_msg(rc == t->exit_code, "duel %d: judge exited %d, want %d; stderr: %s", _i, rc, t->exit_code, err);
   char got[512] = "";
   size_t len = 0;
