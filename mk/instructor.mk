@@ -16,6 +16,14 @@ $(TIMINGS): tools/timings.c $(LIBGRADER)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(LIBGRADER) -o $@.tmp$$$$ -l:libinih.a -lm && mv -f $@.tmp$$$$ $@
 
+# What a frame of each 05 scene asks of a renderer (blends, tile lists, bytes), counted
+# on the CPU: build/tools/scene-stats (solutions/05-renderer/ANSWERS.md reads it).
+SCENE_STATS := $(B)/tools/scene-stats
+test-builds: $(SCENE_STATS)
+$(SCENE_STATS): tools/scene_stats.c $(LIBGRADER)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(LIBGRADER) -o $@.tmp$$$$ -lm && mv -f $@.tmp$$$$ $@
+
 # The GPU's name is gpuinfo's line up to its first comma; it names the CSV.
 timings: ## time every reference over its case table on this GPU: assignments/NN/timings/<gpu>.csv, .png, suggested full_ratio
 	@$(MAKE) tools $(TIMINGS) $(if $(HAVE_SOLUTIONS),$(REFS))
