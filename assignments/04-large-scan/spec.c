@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "parallel.h"
 #include "prng.h"
 #include "scan_pool.h"
 #include "variants.h"
@@ -89,7 +90,7 @@ typedef struct state {
 } state;
 
 static void fill_pool(uint32_t *p, size_t len, uint64_t seed, input_kind kind) {
-  prng_fill_u32(seed, p, len);
+  judge_parallel_fill_u32(seed, p, len); /* prng_fill_u32, on all host threads */
   switch (kind) {
   case RANDOM: break;
   case NEAR_2_32: for (size_t i = 0; i < len; i++) p[i] = 0xffffff00u | (p[i] >> 24); break;

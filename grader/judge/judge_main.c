@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "judge.h"
 #include "outputs.h"
+#include "parallel.h"
 #include "prng.h"
 #include "result.h"
 #include "session.h"
@@ -84,7 +85,7 @@ typedef struct copy_state {
 
 static double bytes_moved(uint64_t n, uint64_t param) { return spec->bytes_moved ? spec->bytes_moved(n, param) : 8.0 * (double)n; }
 
-static void copy_fill(uint64_t seed, uint32_t *w, uint64_t n) { prng_fill_u32(seed, w, n); }
+static void copy_fill(uint64_t seed, uint32_t *w, uint64_t n) { judge_parallel_fill_u32(seed, w, n); }
 
 static void copy_input(judge_case *c, uint64_t k, void *const in[]) {
   copy_fill(judge_call_seed(c->seed, k), in[0], c->in[0].count);

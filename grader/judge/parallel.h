@@ -20,4 +20,11 @@ void judge_parallel_add(uint32_t *dst, const uint32_t *src, size_t n, uint32_t a
 typedef void (*judge_chunk_fn)(void *ctx, size_t lo, size_t hi, spec_verdict *v);
 void judge_parallel_check(size_t n, judge_chunk_fn fn, void *ctx, spec_verdict *v);
 
+/* A case's set-up, on all host threads: a = prng_fill_u32(seed, a, n); and the
+ * inclusive prefix sums out[i] = in[0] + ... + in[i] (mod 2^32), each chunk by
+ * the course's one CPU scan (scan_cpu_i32), then each chunk moved by the sum of
+ * the chunks before it. out may not alias in. */
+void judge_parallel_fill_u32(uint64_t seed, uint32_t *a, size_t n);
+void judge_parallel_prefix(const uint32_t *in, uint32_t *out, size_t n);
+
 #endif

@@ -6,7 +6,6 @@
 
 #include "parallel.h"
 #include "prng.h"
-#include "scan_cpu.h"
 
 int scan_pool_open(scan_pool *p, uint64_t seed, size_t n, uint32_t add_span, char *err, size_t cap) {
   p->n = n;
@@ -24,8 +23,8 @@ int scan_pool_sum(scan_pool *p, char *err, size_t cap) {
   p->prefix = malloc((p->len + 1) * sizeof *p->prefix);
   if (!p->prefix) return snprintf(err, cap, "out of host memory for %zu sums", p->len + 1), -1;
   p->prefix[0] = 0;
-  /* int32 and uint32 wrap alike: the course's one CPU scan gives the sums mod 2^32 */
-  scan_cpu_i32((const int32_t *)p->pool, (int32_t *)p->prefix + 1, p->len, 0, SCAN_INCLUSIVE);
+  /* the course's one CPU scan, chunk by chunk on all host threads (mod 2^32) */
+  judge_parallel_prefix(p->pool, p->prefix + 1, p->len);
   return 0;
 }
 

@@ -43,6 +43,8 @@ static uint64_t prng_at(uint64_t seed, uint64_t i) {
   return prng_next(&g);
 }
 
-void prng_fill_u32(uint64_t seed, uint32_t *a, size_t n) {
-  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(prng_at(seed, i) >> 32);
+void prng_fill_u32_from(uint64_t seed, uint64_t first, uint32_t *a, size_t n) {
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)(prng_at(seed, first + i) >> 32);
 }
+
+void prng_fill_u32(uint64_t seed, uint32_t *a, size_t n) { prng_fill_u32_from(seed, 0, a, n); }

@@ -28,6 +28,9 @@ void prng_fill_i32(uint64_t seed, int32_t *a, size_t n, int32_t lo, int32_t hi);
 /* Fills a[0..n) with the high 32 bits of the stream of `seed`: a[i] depends on
  * (seed, i) alone, so the judge fills large inputs on all its threads. */
 void prng_fill_u32(uint64_t seed, uint32_t *a, size_t n);
+/* Elements first .. first + n - 1 of the same stream (prng_fill_u32 of a longer
+ * array, from index first): for filling one array in pieces, on several threads. */
+void prng_fill_u32_from(uint64_t seed, uint64_t first, uint32_t *a, size_t n);
 
 #ifdef __cplusplus
 }

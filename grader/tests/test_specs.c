@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "judge.h"
+#include "parallel.h"
+#include "prng.h"
 #include "scan_cpu.h"
 #include "tests.h"
 
@@ -82,11 +84,32 @@ START_TEST(test_specs_scans_check_right) {
 }
 END_TEST
 
+/* A case's set-up on all host threads equals the one-thread versions: the
+ * pool's values (prng_fill_u32) and its prefix sums (scan_cpu_i32), on sizes
+ * that one thread takes and sizes split in chunks (the carries between them). */
+START_TEST(test_parallel_setup_matches) {
+  static const size_t SIZES[] = {0, 1, 7, (3u << 20) + 7, (9u << 20) + 1};
+  for (size_t k = 0; k < sizeof SIZES / sizeof *SIZES; k++) {
+    size_t n = SIZES[k], bytes = (n ? n : 1) * sizeof(uint32_t);
+    uint32_t *a = malloc(bytes), *b = malloc(bytes), *pa = malloc(bytes), *pb = malloc(bytes);
+    ck_assert(a && b && pa && pb);
+    prng_fill_u32(42 + k, a, n);
+    judge_parallel_fill_u32(42 + k, b, n);
+    ck_assert_msg(!memcmp(a, b, n * sizeof *a), "n=%zu: the parallel fill differs", n);
+    scan_cpu_i32((const int32_t *)a, (int32_t *)pa, n, 0, SCAN_INCLUSIVE);
+    judge_parallel_prefix(a, pb, n);
+    for (size_t i = 0; i < n; i++) ck_assert_msg(pa[i] == pb[i], "n=%zu: prefix %zu is %u, want %u", n, i, pb[i], pa[i]);
+    free(a), free(b), free(pa), free(pb);
+  }
+}
+END_TEST
+
 Suite *specs_suite(void) {
   Suite *s = suite_create("specs");
   TCase *tc = tcase_create("scans");
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_specs_scans_check_right, 0, 4);
+  tcase_add_test(tc, test_parallel_setup_matches);
   suite_add_tcase(s, tc);
   return s;
 }
