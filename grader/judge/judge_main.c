@@ -299,7 +299,10 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
       /* Sharing one case, the second side of the sample copies the first's inputs. */
       side_inputs(&d[i], call, shared && t == 1 ? &d[1 - i] : NULL);
       double ms;
-      if (session_run(d[i].s, (uint32_t)batch, &ms)) runner_failed(d[i].s, plans[i].name);
+      if (n_sides == 2) session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
+      int failed = session_run(d[i].s, (uint32_t)batch, &ms);
+      if (n_sides == 2) session_resume(d[1 - i].s);
+      if (failed) runner_failed(d[i].s, plans[i].name);
       if (sample >= warmup) d[i].ms[sample - warmup] = ms / batch;
       if (n_sides == 2 && i == 1 && sample == 0) { /* the student's limit in this case, from the reference's batch */
         int derived = (int)(1000 * call_limit_s(ms));

@@ -184,7 +184,29 @@ int session_end_case(session *s) {
   return send_cmd(s, &m, WIRE_END);
 }
 
+void session_pause(session *s) {
+  if (s->pid <= 0 || s->paused) return;
+  if (kill(s->pid, SIGSTOP)) return;
+  int status;
+  pid_t r;
+  while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR) {
+  }
+  if (r == s->pid && !WIFSTOPPED(status)) { /* it ended instead: its next reply says how */
+    s->pid = -1;
+    describe_end(s, status, "while the other side ran");
+    s->dead = 1;
+    return;
+  }
+  s->paused = 1;
+}
+
+void session_resume(session *s) {
+  if (s->pid > 0 && s->paused) kill(s->pid, SIGCONT);
+  s->paused = 0;
+}
+
 int session_finish(session *s) {
+  session_resume(s); /* a stopped runner would never read its QUIT */
   int ok = !s->dead;
   if (ok) {
     wire_msg m;

@@ -22,6 +22,7 @@ typedef struct session {
   uint32_t seq;
   int limit_ms; /* how long one reply may take */
   wire_hello hello;
+  int paused;    /* stopped by session_pause */
   int dead;      /* the runner is gone or broken: why says how */
   int exit_code; /* when it exited: its code, else -1 */
   char why[400];
@@ -37,6 +38,13 @@ int session_case(session *s, wire_case *c, uint64_t *work);
 /* Runs `calls` calls of the open case; their total milliseconds in *ms. */
 int session_run(session *s, uint32_t calls, double *ms);
 int session_end_case(session *s);
+/* A duel keeps the runner that is not being timed stopped: session_pause sends
+ * SIGSTOP and waits until the process has stopped, so none of its threads can
+ * launch GPU work or take a core while the other side runs (a student's thread
+ * left running could slow the reference down); session_resume sends SIGCONT.
+ * Work the runner queued on the GPU is drained before its DONE (runner_cuda.cu). */
+void session_pause(session *s);
+void session_resume(session *s);
 /* QUIT and wait (or, after a failure, kill and wait). Returns 0 when the runner
  * ended cleanly, else -1 with s->why (how it ended, if it was not said yet). */
 int session_finish(session *s);

@@ -83,6 +83,9 @@ static double cu_timer_stop_ms(void) {
   HX_CHECK(cudaGetLastError());
   float ms = 0;
   HX_CHECK(cudaEventElapsedTime(&ms, hx_start, hx_stop));
+  // Untimed: work the student's code left on other streams finishes before the
+  // reply, so none of it runs while the judge times the other side of a duel.
+  HX_CHECK(cudaDeviceSynchronize());
   return ms;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "result.h"
 #include "tests.h"
@@ -190,6 +191,69 @@ START_TEST(test_judge_duel) {
 }
 END_TEST
 
+/* A /proc file's text into buf (its size reads as 0, so read_text will not do). */
+static void read_proc(const char *path, char *buf, size_t cap) {
+  FILE *f = fopen(path, "r");
+  size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
+  if (f) fclose(f);
+  buf[len] = 0;
+}
+
+/* The state letter of process pid (/proc/PID/stat's third field), or '?'. */
+static char proc_state(long pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  read_proc(path, buf, sizeof buf);
+  const char *close = strrchr(buf, ')'); /* the name may hold spaces */
+  return close && close[1] == ' ' ? close[2] : '?';
+}
+
+/* While one side of a duel is timed the other is stopped (SIGSTOP): here the
+ * reference hangs in its first sample, and meanwhile the student's runner (the
+ * judge's first child) must be in state T, so no thread of it can run. */
+START_TEST(test_judge_duel_stops_the_other_side) {
+  char *dir = make_temp_dir("judge-stop"), script[1024], path[1024], cmd[2048];
+  snprintf(path, sizeof path, "%s/reference", dir);
+  snprintf(script, sizeof script, "#!/bin/sh\nFAKE_STUDENT=hang exec %s/build/tests/fake-runner \"$@\"\n", getenv("PWD"));
+  write_text(path, script, 1);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && { FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
+           "--versus ./reference --case n1025 --call-timeout 4 3>results 1>out 2>err & echo $! > judge.pid; wait; touch done; } &",
+           dir, getenv("PWD"), getenv("PWD"));
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/judge.pid", dir);
+  long judge = 0, kids[4] = {0};
+  int n = 0;
+  for (int tries = 0; tries < 300 && n < 2; tries++) { /* up to 3 s for both runners to start */
+    usleep(10000);
+    char *text = read_text(path);
+    judge = text ? atol(text) : 0;
+    free(text);
+    if (!judge) continue;
+    char children[64], list[256];
+    snprintf(children, sizeof children, "/proc/%ld/task/%ld/children", judge, judge);
+    read_proc(children, list, sizeof list);
+    n = 0;
+    for (char *p = list, *end; *p && n < 4; p = end) {
+      long k = strtol(p, &end, 10);
+      if (end == p) break;
+      kids[n++] = k;
+    }
+  }
+  ck_assert_msg(n == 2, "the judge has %d runners, want 2", n);
+  usleep(500000); /* the reference is in its first, hanging call by now */
+  long student = kids[0] < kids[1] ? kids[0] : kids[1], reference = kids[0] < kids[1] ? kids[1] : kids[0];
+  char st = proc_state(student), rs = proc_state(reference);
+  ck_assert_msg(st == 'T', "while the reference runs, the student's runner is in state %c, want T (stopped)", st);
+  ck_assert_msg(rs != 'T', "the reference's runner is stopped too (state %c)", rs);
+  snprintf(path, sizeof path, "%s/done", dir);
+  for (int tries = 0; tries < 1000 && access(path, F_OK); tries++) usleep(10000); /* the call limit ends the run */
+  ck_assert_msg(access(path, F_OK) == 0, "the judge did not end after the reference's call limit");
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *judge_suite(void) {
   Suite *s = suite_create("judge");
   TCase *tc = tcase_create("attempts");
@@ -198,6 +262,7 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(tc, test_judge_bad_usage, 0, (int)(sizeof BAD / sizeof *BAD));
   tcase_add_test(tc, test_judge_list);
   tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));
+  tcase_add_test(tc, test_judge_duel_stops_the_other_side);
   suite_add_tcase(s, tc);
   return s;
 }
