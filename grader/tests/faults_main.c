@@ -122,11 +122,18 @@ static const char JUDGE[] =
     "done\n"
     /* a duel: the reference's lines first; its failure is the judge's exit 4 */
     "if [ -n \"$versus\" ]; then\n"
-    "  out=$(mktemp); timeout \"$limit\" \"$versus\" $args --variant \"$vvar\" 3>\"$out\"; rc=$?\n"
+    "  out=$(mktemp); st=$(mktemp); timeout \"$limit\" \"$versus\" $args --variant \"$vvar\" 3>\"$out\"; rc=$?\n"
     "  [ $rc = 124 ] && echo 'stand-in judge: the --versus runner (the reference) failed: no answer within the call limit' >&2\n"
-    "  [ $rc = 0 ] || { rm -f \"$out\"; exit 4; }\n"
-    "  [ -s \"$out\" ] || { echo 'stand-in judge: the --versus runner gave no result line' >&2; rm -f \"$out\"; exit 4; }\n"
-    "  cat \"$out\" >&3; rm -f \"$out\"\n"
+    "  [ $rc = 0 ] || { rm -f \"$out\" \"$st\"; exit 4; }\n"
+    "  [ -s \"$out\" ] || { echo 'stand-in judge: the --versus runner gave no result line' >&2; rm -f \"$out\" \"$st\"; exit 4; }\n"
+    /* as the judge does: a case's reference line only once the student has finished the case too */
+    "  \"$runner\" $args 3>\"$st\"; rc=$?\n"
+    "  if [ $rc = 0 ]; then cat \"$out\" >&3; else\n"
+    "  awk 'NR == FNR { if (match($0, /case=[^ ]*/)) done[substr($0, RSTART, RLENGTH)] = 1; next }\n"
+    "       match($0, /case=[^ ]*/) && (substr($0, RSTART, RLENGTH) in done)' \"$st\" \"$out\" >&3; fi\n"
+    "  cat \"$st\" >&3; rm -f \"$out\" \"$st\"\n"
+    "  [ $rc -gt 128 ] && kill -$((rc - 128)) $$\n" /* the student's death by a signal is the judge's */
+    "  exit $rc\n"
     "fi\n"
     "exec \"$runner\" $args\n";
 
@@ -243,6 +250,9 @@ static const fault FAULTS[] = {
     {"the wrong n", EMIT_ALL("N=11") , NULL, NULL, "correct", "fail", "result has n=11, the case has n=10", 0},
     {"the wrong variant", EMIT_ALL("V=other"), NULL, NULL, "correct", "fail", "result is for variant 'other', not 'v'", 0},
     {"the wrong seed", EMIT_ALL("S=4242"), NULL, NULL, "correct", "fail", "result has seed 4242", 0},
+    /* a duel that the student's runner ends is the student's failure, never "reference broken" */
+    {"CUDA error in a perf duel", "echo 'scan.cu:9: CUDA error cudaErrorIllegalAddress' >&2; exit 3\n", NULL, NULL, "perf", "fail",
+     "not timed: no result: CUDA error (exit 3): scan.cu:9", 0},
     {"NaN time", EMIT_ALL("MS=nan"), NULL, NULL, "perf", "fail", "median_ms=nan is not a finite positive time", 0},
     {"infinite time", EMIT_ALL("MS=inf"), NULL, NULL, "perf", "fail", "median_ms=inf is not a finite positive time", 0},
     {"negative time", EMIT_ALL("MS=-0.5"), NULL, NULL, "perf", "fail", "median_ms=-0.5 is not a finite positive time", 0},
