@@ -10,12 +10,14 @@
 # A SHAPE is THREADSxITEMSxBLOCKS, then optionally sNS (a back-off of NS ns
 # between polls), wK (K rows of 32 tiles in each look-back window after the
 # first; without it the reference's 1) and n (no persistent blocks: one
-# block a tile, as the reference was before 2026-11-23).
+# block a tile, as the reference was before 2026-11-23) and c (streaming,
+# evict-first loads and stores of full tiles: LS_CFG_STREAM).
 # 512x16x2 is the reference's own shape. The default shapes are its neighbours:
 # one block a tile, a wider window, other shapes and a back-off
 # (docs/results/tuning-04-h100.txt). `build` writes build/tune-04/
-# (make gpu-carry packs it); `run` times each at 2^24 and 2^28, every rep
-# verified, next to the reference bench build's CUB and copy rows.
+# (make gpu-carry packs it); `run` duels each against a copy of the same
+# bytes at 2^24, 2^26 and 2^28 (TUNE_CASES, TUNE_REPS), every call verified,
+# after the reference's duels with the copy and with CUB.
 set -u
 cd "$(dirname "$0")/.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
@@ -28,12 +30,13 @@ case ${1:-} in
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
     mkdir -p "$dir"
     for s in $shapes; do
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?(w([0-9]+))?(n)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[sNS][wK][n] (e.g. 256x16x4, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[sNS][wK][n][c] (e.g. 256x16x4, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
       fi
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
       flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[5]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[7]:-1}"
       flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[8]}" ] && echo 0 || echo 1)"
+      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[9]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -Isolutions/04-large-scan \
@@ -45,17 +48,30 @@ case ${1:-} in
       echo "tune-04: built $dir/$s$note"
     done ;;
   run)
-    bench=assignments/04-large-scan/ref/bench
-    [ -x "$bench" ] || { echo "tune-04: $bench is missing (make gpu-carry)" >&2; exit 2; }
+    bench=assignments/04-large-scan/ref/bench judge=build/grader/judge
+    [ -x "$bench" ] && [ -x "$judge" ] || { echo "tune-04: $bench or $judge is missing (make gpu-carry)" >&2; exit 2; }
     ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash tools/tune-04.sh build' first)" >&2; exit 2; }
     gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
-    echo "# tune-04 on $gpu: median ms of each case's reps, every rep verified"
-    "$bench" --bench --case 'n2^24,n2^28' 2>&1 | awk '$1 ~ /^(copy_d2d|cub_exclusive_sum|decoupled_lookback)$/ {printf "%-22s %-8s %10s\n", ($1 == "decoupled_lookback" ? "reference" : $1), $3, $5}'
+    cases=${TUNE_CASES:-n2^24,n2^26,n2^28} reps=${TUNE_REPS:-15}
+    echo "# tune-04 on $gpu: duels (the two rows of a case take turns sample by sample on the same inputs, every call"
+    echo "# verified by the judge), $reps samples a case; ratio = row / other, medians"
+    printf '%-22s %-8s %10s  %-20s %10s %7s\n' row case median_ms other other_ms ratio
+    # duel LABEL RUNNER VARIANT OTHER_VARIANT: RUNNER's VARIANT against its own OTHER_VARIANT.
+    duel() {
+      "$judge" --assignment 04-large-scan --runner "$2" --variant "$3" --versus "$2" --versus-variant "$4" \
+        --case "$cases" --reps "$reps" --result-fd 1 2>&1 |
+        awk -v label="$1" '/^result / {for (i = 2; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
+            if (++k % 2) {other = f["variant"]; oms = f["median_ms"]; ook = f["ok"]; next}
+            printf "%-22s %-8s %10.4f  %-20s %10.4f %7.3f%s\n", label, f["case"], f["median_ms"], other, oms,
+              f["median_ms"] / oms, f["ok"] == 1 && ook == 1 ? "" : "  WRONG"; next}
+          {print "  " $0}'
+    }
+    duel reference "$bench" decoupled_lookback copy_d2d
+    duel reference "$bench" decoupled_lookback cub_exclusive_sum
+    duel find_repeats "$bench" find_repeats cub_select_repeats
     for b in "$dir"/*x*x*; do
-      case $b in *.log) continue ;; esac
-      "$b" --variant decoupled_lookback --case 'n2^24,n2^28' --check 2>&1 |
-        awk -v s="$(basename "$b")" '/^result / {for (i = 2; i <= NF; i++) {split($i, kv, "="); f[kv[1]] = kv[2]}
-          printf "%-22s %-8s %10s%s\n", s, f["case"], f["median_ms"], f["ok"] == 1 ? "" : "  WRONG"}'
+      case $b in *.log | *.o) continue ;; esac
+      duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
     done ;;
-  *) echo "usage: tools/tune-04.sh build [THREADSxITEMSxBLOCKS[sNS][wK][n]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [THREADSxITEMSxBLOCKS[sNS][wK][n][c]...] | run" >&2; exit 2 ;;
 esac

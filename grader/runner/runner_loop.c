@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sandbox.h"
@@ -239,7 +240,8 @@ static int exec_judge(int argc, char **argv) {
     if (slash) *slash = 0;
     for (size_t i = 0; i < sizeof rel / sizeof *rel && !judge[0]; i++) {
       snprintf(judge, sizeof judge, "%s/%s", dir, rel[i]);
-      if (access(judge, X_OK)) judge[0] = 0;
+      struct stat st; /* a program, not the folder grader/judge/ of the sources */
+      if (stat(judge, &st) || !S_ISREG(st.st_mode) || access(judge, X_OK)) judge[0] = 0;
     }
   }
   if (!judge[0])

@@ -74,6 +74,20 @@ static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
 // different groups.
 static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) & 7); }
 
+// Full tiles' 16-byte accesses. LS_CFG_STREAM 1 (a tuning experiment) marks
+// them evict-first (__ldcs, __stcs): each byte is touched once, so the tiles
+// need not stay in the caches that the look-back's status words use.
+#ifndef LS_CFG_STREAM
+#define LS_CFG_STREAM 0
+#endif
+#if LS_CFG_STREAM
+#define LS_LOAD(p) __ldcs(p)
+#define LS_STORE(p, x) __stcs((p), (x))
+#else
+#define LS_LOAD(p) (*(p))
+#define LS_STORE(p, x) (*(p) = (x))
+#endif
+
 static __device__ __forceinline__ int ls_valid(size_t n, size_t base) {
   return n - base < LS_TILE ? (int)(n - base) : LS_TILE;
 }
@@ -86,7 +100,7 @@ static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_
   if (valid == LS_TILE) {
     const uint4 *src = (const uint4 *)(in + base);
 #pragma unroll
-    for (int j = 0; j < LS_VECS; j++) v[j] = src[j * LS_THREADS + t];
+    for (int j = 0; j < LS_VECS; j++) v[j] = LS_LOAD(src + j * LS_THREADS + t);
   } else {
 #pragma unroll
     for (int j = 0; j < LS_VECS; j++) {
@@ -134,7 +148,7 @@ static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t ba
     uint4 r = v[j];
     r.x += add, r.y += add, r.z += add, r.w += add;
     if (valid == LS_TILE) {
-      ((uint4 *)(out + base))[c] = r;
+      LS_STORE((uint4 *)(out + base) + c, r);
     } else {
       int e = c * 4;
       if (e + 0 < valid) out[base + e + 0] = r.x;
