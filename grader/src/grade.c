@@ -26,16 +26,20 @@
 #include "kinds.h"
 #include "proc.h"
 #include "report.h"
+#include "schedule.h"
 
 static const char USAGE[] =
     "usage: grade [--root DIR] [--src starter|solutions] [--results DIR] [--seed S] [--no-gpu]\n"
-    "             [--expect] [--timeout-scale X] [--cuda DIR] [ASSIGNMENT ...]\n"
+    "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [ASSIGNMENT ...]\n"
     "       grade --kinds      (the table of check kinds and their grade.conf keys)\n"
-    "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n";
+    "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n"
+    "--jobs N: checks run side by side (perf and metric checks always run alone); the default\n"
+    "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n";
 
 typedef struct options {
   const char *root, *src, *results, *cuda;
   int no_gpu, expect, have_seed;
+  int jobs; /* checks at once (--jobs); 0: schedule_default_jobs */
   uint64_t seed;
   double timeout_scale;
   const char *wanted[REPORT_MAX_ASSIGNMENTS];
@@ -81,6 +85,10 @@ static int parse_args(int argc, char **argv, options *o) {
         if (errno || *end || *v < '0' || *v > '9' || o->seed > (1ULL << 53))
           return usage_error("--seed: '%s' is not an unsigned integer below 2^53", v);
         o->have_seed = 1;
+      } else if (!strcmp(a, "--jobs")) {
+        long j = strtol(v, &end, 10);
+        if (*end || *v < '0' || *v > '9' || j < 1 || j > SCHED_MAX_JOBS) return usage_error("--jobs: '%s' is not a count of checks in [1, 16]", v);
+        o->jobs = (int)j;
       } else if (!strcmp(a, "--timeout-scale")) {
         o->timeout_scale = strtod(v, &end);
         if (*end || !(o->timeout_scale >= 0.01 && o->timeout_scale <= 100)) return usage_error("--timeout-scale: '%s' is not in [0.01, 100]", v);
@@ -180,6 +188,59 @@ static void print_row(const check_result *r, int idx, int total, int colour, int
   fflush(stdout);
 }
 
+/* The table, printed in the grade.conf's order while the schedule finishes
+ * checks in its own: a row as soon as it and every row above it are done. */
+typedef struct table {
+  run_report *rep;
+  const assignment_ctx *ctxs[REPORT_MAX_ASSIGNMENTS]; /* NULL: the conf did not load */
+  sched_item *items;
+  int n, next;  /* items; the next row to print */
+  int next_asg; /* the next assignment whose heading is due */
+  int colour, tty;
+} table;
+
+/* The headings of assignments next_asg .. upto - 1 (an assignment without
+ * checks, such as one whose grade.conf failed, is all heading). */
+static void table_heads(table *t, int upto) {
+  for (; t->next_asg < upto; t->next_asg++) {
+    const assignment_report *ar = &t->rep->assignments[t->next_asg];
+    const assignment_ctx *ctx = t->ctxs[t->next_asg];
+    if (!ctx) {
+      printf("\n%s: not graded (grade.conf error)\n", ar->name);
+      continue;
+    }
+    printf("\n%s: %s (%.0f points)\n", ctx->conf->name, ctx->conf->title, conf_total_points(ctx->conf));
+    if (!ctx->student_ok) printf("  %s\n", ctx->student_error);
+    if (ctx->env->have_gpu && !ctx->reference_ok) printf("  %s: performance and correctness checks are not scored\n", ctx->reference_error);
+  }
+  fflush(stdout);
+}
+
+static int asg_of(const table *t, const sched_item *it) {
+  int a = 0;
+  while (t->ctxs[a] != it->ctx) a++;
+  return a;
+}
+
+static void table_done(void *arg, int item) {
+  table *t = arg;
+  (void)item;
+  while (t->next < t->n && t->items[t->next].done) {
+    const sched_item *it = &t->items[t->next++];
+    table_heads(t, asg_of(t, it) + 1);
+    print_row(it->r, it->index + 1, it->ctx->conf->n_checks, t->colour, t->tty);
+  }
+  if (t->tty && t->next < t->n) { /* progress, overwritten by the next row */
+    const sched_item *it = &t->items[t->next];
+    table_heads(t, asg_of(t, it) + 1);
+    int busy = 0;
+    for (int i = 0; i < t->n; i++) busy += t->items[i].running;
+    printf("  [%2d/%2d] %-24s %-9s running...%s", it->index + 1, it->ctx->conf->n_checks, it->c->name, conf_kind_name(it->c->kind),
+           busy > 1 ? " (and others beside it)" : "");
+    fflush(stdout);
+  }
+}
+
 /* An untouched starter earns at most this share of an assignment's points
  * (graded with a GPU): points are for the student's own work. */
 #define STARTER_MAX_SHARE 0.10
@@ -272,14 +333,17 @@ int main(int argc, char **argv) {
   else snprintf(results_root, sizeof results_root, "%s/grade-results", o.root);
   if (report_open(&rep, results_root) == 0) snprintf(env.save_root, sizeof env.save_root, "%s", rep.tmp);
 
-  int colour = use_colour(), tty = isatty(1);
   printf("Scan Lab grader: grading %s/, seed %" PRIu64 " (GRADE_SEED=%" PRIu64 " replays it)\n", o.src, env.seed, env.seed);
   if (!env.have_gpu)
     printf("No GPU mode: %s. Only the checks that need no GPU are run; the rest are \"ungraded: no GPU\" (0 points).\n",
            env.gpu_note);
   else
     printf("GPU: %s\n", env.gpu_note);
-  int broken_ref = 0;
+  /* Every assignment's conf and context first; then the checks of all of them
+   * on one schedule (schedule.h), the table printed in order as rows finish. */
+  static assignment_ctx ctxs[REPORT_MAX_ASSIGNMENTS];
+  static sched_item items[REPORT_MAX_ASSIGNMENTS * CONF_MAX_CHECKS];
+  table tb = {.rep = &rep, .items = items, .colour = use_colour(), .tty = isatty(1)};
   for (int a = 0; a < n_names; a++) {
     assignment_report *ar = &rep.assignments[rep.n_assignments++];
     snprintf(ar->name, sizeof ar->name, "%s", names[a]);
@@ -288,39 +352,28 @@ int main(int argc, char **argv) {
     if (conf_load(path, &confs[a], err, sizeof err)) {
       snprintf(ar->conf_error, sizeof ar->conf_error, "%s", err);
       fprintf(stderr, "grade: %s\n", err);
-      printf("\n%s: not graded (grade.conf error)\n", names[a]);
       status = 2;
       continue;
     }
     if (strcmp(confs[a].name, names[a])) {
       snprintf(ar->conf_error, sizeof ar->conf_error, "%s:1: name '%s' does not match the folder '%s'", path, confs[a].name, names[a]);
       fprintf(stderr, "grade: %s\n", ar->conf_error);
-      printf("\n%s: not graded (grade.conf error)\n", names[a]);
       status = 2;
       continue;
     }
     ar->conf = &confs[a];
-    static assignment_ctx ctx;
-    assignment_prepare(&ctx, &env, &confs[a]);
-    printf("\n%s: %s (%.0f points)\n", confs[a].name, confs[a].title, conf_total_points(&confs[a]));
-    if (!ctx.student_ok) printf("  %s\n", ctx.student_error);
-    if (env.have_gpu && !ctx.reference_ok) printf("  %s: performance and correctness checks are not scored\n", ctx.reference_error);
-    for (int i = 0; i < confs[a].n_checks; i++) {
-      const check_conf *c = &confs[a].checks[i];
-      if (tty) { /* progress, overwritten by the row when the check is done */
-        printf("  [%2d/%2d] %-24s %-9s running...", i + 1, confs[a].n_checks, c->name, conf_kind_name(c->kind));
-        fflush(stdout);
-      }
-      check_result *r = &ar->results[ar->n_results++];
-      struct timespec c0, c1;
-      clock_gettime(CLOCK_MONOTONIC, &c0);
-      check_run(&ctx, c, r, ar->results, ar->n_results - 1);
-      clock_gettime(CLOCK_MONOTONIC, &c1);
-      r->seconds = (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9;
-      broken_ref |= r->v == V_ERROR;
-      print_row(r, i + 1, confs[a].n_checks, colour, tty);
-    }
+    assignment_prepare(&ctxs[a], &env, &confs[a]);
+    tb.ctxs[a] = &ctxs[a];
+    ar->n_results = confs[a].n_checks;
+    for (int i = 0; i < confs[a].n_checks; i++)
+      items[tb.n++] = (sched_item){.ctx = &ctxs[a], .c = &confs[a].checks[i], .r = &ar->results[i], .earlier = ar->results, .index = i};
   }
+  table_done(&tb, -1); /* the first heading (and, on a terminal, what runs) */
+  int jobs = o.jobs ? o.jobs : schedule_default_jobs(env.have_gpu, env.gpu_note);
+  schedule_run(items, tb.n, jobs, table_done, &tb);
+  table_heads(&tb, rep.n_assignments); /* and any after the last */
+  int broken_ref = 0;
+  for (int i = 0; i < tb.n; i++) broken_ref |= items[i].r->v == V_ERROR;
   clock_gettime(CLOCK_MONOTONIC, &ts1);
   rep.elapsed_s = (double)(ts1.tv_sec - ts0.tv_sec) + (ts1.tv_nsec - ts0.tv_nsec) * 1e-9;
   rep.interrupted = proc_interrupted;

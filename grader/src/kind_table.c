@@ -30,7 +30,7 @@ const kind_row KIND_ROWS[KIND_COUNT] = {
     [KIND_CORRECT] = {"correct", KEYS(K(VARIANT) K(CASES)), KEYS(K(REPEAT)), 1, 1, 1, NULL,
                       "the student's output of each case verifies against the CPU reference"},
     [KIND_PERF] = {"perf", KEYS(K(VARIANT) K(CASES)), KEYS(K(FULL_RATIO) K(RUNS) K(REPS) K(BASELINE)), 1, 1, 1, perf_rule,
-                   "the student's time against a baseline timed in the same run"},
+                   "the student's time against a baseline timed in the same run", 1},
     [KIND_PTX] = {"ptx", KEYS(K(KERNEL) K(PATTERN)), KEYS(K(MIN) K(MAX)), 0, 0, 1, has_bound,
                   "PTX lines of one kernel matching a pattern, within bounds"},
     [KIND_SANITIZER] = {"sanitizer", KEYS(K(VARIANT) K(CASES) K(TOOL)), 0, 1, 0, 4, NULL,
@@ -38,7 +38,7 @@ const kind_row KIND_ROWS[KIND_COUNT] = {
     [KIND_MODEL] = {"model", KEYS(K(VARIANT) K(CASES)), 0, 0, 0, 1, NULL,
                     "a CPU model built with the student's file accepts each case"},
     [KIND_METRIC] = {"metric", KEYS(K(VARIANT) K(CASES) K(KERNEL) K(METRIC)), KEYS(K(MIN) K(MAX)), 1, 0, 1, metric_rule,
-                     "an Nsight Compute metric of one kernel, within bounds"},
+                     "an Nsight Compute metric of one kernel, within bounds", 1},
 };
 
 const kind_row *kind_row_get(check_kind k) {

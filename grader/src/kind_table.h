@@ -28,6 +28,7 @@ typedef struct kind_row {
   double timeout_factor; /* of the assignment's timeout, when the check sets none */
   kind_rule_fn rule;     /* NULL: none */
   const char *summary;   /* one line, for `grade --kinds` */
+  int alone;             /* it times or profiles the GPU: run with no other check beside it (schedule.h) */
 } kind_row;
 
 extern const kind_row KIND_ROWS[KIND_COUNT];

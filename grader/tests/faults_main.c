@@ -108,6 +108,10 @@ static void write_fake(const char *root, const char *name, const char *student, 
  * runners in test_judge.c. */
 static const char JUDGE[] =
     "#!/bin/sh\n"
+    /* SCHED_LOG: one line per judge run, "START END ARGS", for test_schedule */
+    "if [ -n \"$SCHED_LOG\" ] && [ -z \"$SCHED_INNER\" ]; then\n"
+    "  t0=$(date +%s.%N); sleep 0.3; SCHED_INNER=1 \"$0\" \"$@\"; rc=$?; echo \"$t0 $(date +%s.%N) $*\" >> \"$SCHED_LOG\"; exit $rc\n"
+    "fi\n"
     "runner=; versus=; vvar=; args=; limit=20\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
@@ -162,7 +166,7 @@ static char grader[1024];
 static int grade(const char *root, const char *extra, double *seconds) {
   char cmd[4096];
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && { ( %s exec timeout 300 '%s' --root . --cuda ./cuda ) 2>&1; echo $? > .rc; } | cat > grade.log; exit $(cat .rc)",
+           "cd '%s' && { ( %s exec timeout 300 '%s' --root . --cuda ./cuda --jobs 3 ) 2>&1; echo $? > .rc; } | cat > grade.log; exit $(cat .rc)",
            root, extra ? extra : "", grader);
   time_t t0 = time(NULL);
   int rc = run_shell(cmd);
@@ -567,6 +571,52 @@ START_TEST(test_saved_images) {
 }
 END_TEST
 
+/* The schedule (schedule.h): with --jobs 3 the checks that only need the GPU
+ * to be right run side by side, a perf or metric check runs with nothing else
+ * beside it, and the verdicts are those of a run one check at a time. The
+ * stand-in judge logs when each of its runs starts and ends; a perf duel has
+ * --versus without the --batch 1 of a correct check's duel, a metric run goes
+ * through ncu. */
+static void schedule_log(const char *root, const char *jobs, int *alone_overlaps, int *side_by_side) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && rm -f sched.log && SCHED_LOG=\"$PWD/sched.log\" timeout 300 '%s' --root . --cuda ./cuda --jobs %s > grade.log 2>&1; "
+           "awk '{s[NR] = $1; e[NR] = $2; a[NR] = ($0 ~ /--versus/ && $0 !~ /--batch 1/) || $0 ~ /\\/ncu/}\n"
+           "  END {for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (s[i] < e[j] && s[j] < e[i]) {if (a[i] || a[j]) bad++; else par++}\n"
+           "       printf \"%%d %%d %%d\\n\", bad, par, NR}' sched.log > sched.out",
+           root, grader, jobs);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  char path[600];
+  snprintf(path, sizeof path, "%s/sched.out", root);
+  char *out = read_text(path);
+  int runs = 0;
+  ck_assert_msg(out && sscanf(out, "%d %d %d", alone_overlaps, side_by_side, &runs) == 3, "no schedule log: %s", out ? out : "");
+  ck_assert_msg(runs >= 12, "--jobs %s: only %d judge runs logged", jobs, runs);
+  free(out);
+}
+
+START_TEST(test_schedule) {
+  char *root = make_course(NULL, NULL, 5);
+  int bad, par;
+  schedule_log(root, "3", &bad, &par);
+  ck_assert_msg(bad == 0, "--jobs 3: %d perf or metric runs had another run beside them", bad);
+  ck_assert_msg(par > 0, "--jobs 3: no two checks ran side by side");
+  json_t *j = latest(root);
+  bystander_graded(j, "--jobs 3");
+  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks", "perf-copy"};
+  for (int i = 0; i < 6; i++) expect(j, "99-fake", CHECKS[i], "pass", "", "--jobs 3");
+  json_decref(j);
+  char cmd[1200]; /* the table is in the grade.conf's order whatever the schedule */
+  snprintf(cmd, sizeof cmd, "cd '%s' && grep -o '\\] [a-z-]*' grade.log | tr -d '] ' | tr '\\n' ' ' | "
+           "grep -qx 'correct perf ptx race banks perf-copy correct perf ptx race banks perf-copy '", root);
+  ck_assert_msg(run_shell(cmd) == 0, "--jobs 3: the table's rows are out of order");
+  schedule_log(root, "1", &bad, &par);
+  ck_assert_msg(bad == 0 && par == 0, "--jobs 1: %d runs overlapped", bad + par);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 /* Points only for the student's own work: a racecheck is not even run when
  * the check it requires failed, and says why not. With a right student it
  * counts as usual. */
@@ -647,6 +697,7 @@ int main(void) {
   tcase_add_test(t, test_no_gpu_mode);
   tcase_add_test(t, test_saved_images);
   tcase_add_test(t, test_requires);
+  tcase_add_test(t, test_schedule);
   tcase_add_test(t, test_starter_max);
   tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);
@@ -655,7 +706,7 @@ int main(void) {
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
   int covered = N_FAULTS + N_CONF_FAULTS + 7;
-  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 7 grader I/O and modes); %s\n", covered,
+  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 7 grader I/O and modes), and the schedule; %s\n", covered,
          N_FAULTS, N_CONF_FAULTS, failed ? "SOME NOT CAUGHT" : "every one caught with its reason");
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
