@@ -201,8 +201,12 @@ void schedule_run(sched_item *items, int n, int jobs, sched_done_fn done, void *
       int status;
       pid_t pid = waitpid(-1, &status, 0);
       if (pid < 0) {
-        if (errno == EINTR) continue; /* Ctrl-C: the children see it too and stop their checks */
-        break;
+        if (errno != EINTR) break;
+        /* Interrupted: a Ctrl-C reached the children too, a SIGTERM only this
+         * process; either way each child stops its check (its own handler). */
+        for (int q = 0; q < jobs && proc_interrupted; q++)
+          if (slots[q].pid) kill(slots[q].pid, SIGTERM);
+        continue;
       }
       for (int q = 0; q < jobs; q++)
         if (slots[q].pid == pid) {
