@@ -196,6 +196,42 @@ START_TEST(test_render_binning) {
 }
 END_TEST
 
+/* The whole image and its mask against the spec read pixel by pixel (render_cpu.h):
+ * every circle in index order, blended with the flat formula in scalar floats,
+ * the edge test in double. The renderer's four-channel blend and its band
+ * before the double test must give the same bits. */
+START_TEST(test_render_matches_plain) {
+  scene s;
+  char err[256];
+  ck_assert(scene_make(_i ? "rand10k" : "pattern", &s, err, sizeof err) == 0);
+  int w = 97, h = 83;
+  uint8_t *mask = calloc((size_t)w * h, 1), edge;
+  image img = render(&s, w, h, 2, mask);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      float px = ((float)x + 0.5f) / (float)w, py = ((float)y + 0.5f) / (float)h, p[4] = {1, 1, 1, 1};
+      edge = 0;
+      for (size_t i = 0; i < s.n; i++) {
+        const circle *c = &s.c[i];
+        float dx = px - c->x, dy = py - c->y;
+        double ex = (double)px - c->x, ey = (double)py - c->y, e2 = ex * ex + ey * ey;
+        double lo = c->r > RENDER_EDGE_EPS ? c->r - RENDER_EDGE_EPS : 0, hi = c->r + RENDER_EDGE_EPS;
+        edge |= e2 >= lo * lo && e2 <= hi * hi;
+        if (dx * dx + dy * dy > c->r * c->r) continue;
+        for (int k = 0; k < 3; k++) p[k] = RENDER_ALPHA * c->rgb[k] + (1.0f - RENDER_ALPHA) * p[k];
+        p[3] += RENDER_ALPHA;
+      }
+      if (memcmp(p, pixel(&img, x, y), sizeof p) || edge != mask[(size_t)y * w + x]) /* ck_abort_msg only on failure */
+        ck_abort_msg("%s: pixel (%d, %d): %.9g %.9g %.9g %.9g, mask %d; the plain reading gives %.9g %.9g %.9g %.9g, mask %d",
+                     s.name, x, y, pixel(&img, x, y)[0], pixel(&img, x, y)[1], pixel(&img, x, y)[2], pixel(&img, x, y)[3],
+                     mask[(size_t)y * w + x], p[0], p[1], p[2], p[3], edge);
+    }
+  image_free(&img);
+  free(mask);
+  scene_free(&s);
+}
+END_TEST
+
 /* Binning misses no pixel: single random circles (some off the image, some
  * crossing tile borders) at a size that is not a multiple of the tile; a pixel's
  * alpha says whether it was covered, which must be the spec's test at every pixel. */
@@ -305,6 +341,7 @@ Suite *render_suite(void) {
   tcase_add_test(t, test_render_threads);
   tcase_add_test(t, test_render_binning);
   tcase_add_test(t, test_render_binning_every_pixel);
+  tcase_add_loop_test(t, test_render_matches_plain, 0, 2);
   suite_add_tcase(s, t);
   t = tcase_create("tool");
   tcase_add_loop_test(t, test_render_tool_rejects, 0, sizeof BAD_ARGS / sizeof *BAD_ARGS);
