@@ -522,11 +522,13 @@ static void start_runner(void) {
   call_limit_ms = (int)(limit * 1000);
   /* --no-sandbox: the grader's metric checks only, whose tool (ncu) writes lock
    * files from inside the runner's process (docs/grading.md, what remains open). */
-  if (session_start(&run, argv, !opts->no_sandbox, (int)(limit * 1000))) runner_failed(&run, "(start)");
-  if (opts->versus) {
-    char *vargv[2] = {(char *)opts->versus, NULL};
-    if (session_start(&versus, vargv, 1, (int)(limit * 1000))) runner_failed(&versus, "(start)");
-  }
+  /* A duel's two runners start together: their CUDA contexts (a few tenths of
+   * a second each) are made side by side. */
+  if (session_spawn(&run, argv, !opts->no_sandbox, (int)(limit * 1000))) runner_failed(&run, "(start)");
+  char *vargv[2] = {(char *)opts->versus, NULL};
+  if (opts->versus && session_spawn(&versus, vargv, 1, (int)(limit * 1000))) runner_failed(&versus, "(start)");
+  if (session_hello(&run)) runner_failed(&run, "(start)");
+  if (opts->versus && session_hello(&versus)) runner_failed(&versus, "(start)");
 }
 
 int main(int argc, char **argv) {

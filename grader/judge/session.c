@@ -85,6 +85,10 @@ static int move_fd(int fd, int to) {
 }
 
 int session_start(session *s, char *const argv[], int sandbox, int limit_ms) {
+  return session_spawn(s, argv, sandbox, limit_ms) || session_hello(s) ? -1 : 0;
+}
+
+int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms) {
   memset(s, 0, sizeof *s);
   s->pid = -1;
   s->exit_code = -1;
@@ -127,6 +131,11 @@ int session_start(session *s, char *const argv[], int sandbox, int limit_ms) {
   close(from_runner[1]);
   s->cmd = to_runner[1];
   s->reply = from_runner[0];
+  return 0;
+}
+
+int session_hello(session *s) {
+  if (s->pid < 0) return -1;
   wire_msg m;
   /* The first answer includes making the CUDA context: allow for a slow start. */
   int limit = s->limit_ms;

@@ -32,6 +32,10 @@ typedef struct session {
  * compute-sanitizer, then the runner's path); session adds --runner-protocol.
  * Returns 0, or -1 with s->why. */
 int session_start(session *s, char *const argv[], int sandbox, int limit_ms);
+/* session_start in two halves, so that two runners (a duel) make their CUDA
+ * contexts at the same time: spawn forks and execs; hello waits for the HELLO. */
+int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms);
+int session_hello(session *s);
 /* Opens a case: sizes the shared memory (s->shm) and sends CASE; the runner's
  * workspace bytes in *work. 0, or -1 with s->why. */
 int session_case(session *s, wire_case *c, uint64_t *work);

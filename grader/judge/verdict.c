@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "parallel.h"
 #include "prng.h"
 
 uint64_t judge_call_seed(uint64_t seed, uint64_t k) {
@@ -27,13 +28,22 @@ void judge_verdict_bad(spec_verdict *v, const spec_buf *b, uint64_t i) {
   }
 }
 
-void judge_compare(const spec_buf *b, const void *got, const void *want, const uint8_t *mask, spec_verdict *v) {
+typedef struct compare_ctx {
+  const spec_buf *b;
+  const void *got, *want;
+  const uint8_t *mask;
+} compare_ctx;
+
+/* Elements lo .. hi - 1 of one output. */
+static void compare_chunk(void *arg, size_t lo, size_t hi, spec_verdict *v) {
+  const compare_ctx *c = arg;
+  const spec_buf *b = c->b;
+  const uint8_t *mask = c->mask;
   if (b->type == HX_INT32 || b->type == HX_UINT32) {
     /* The common case first: equal bits, found a block at a time. */
-    const uint32_t *g = got, *w = want;
-    size_t i = 0, n = b->count, step = 4096;
-    for (; i < n; i += step) {
-      size_t len = n - i < step ? n - i : step;
+    const uint32_t *g = c->got, *w = c->want;
+    for (size_t i = lo, step = 4096; i < hi; i += step) {
+      size_t len = hi - i < step ? hi - i : step;
       if (!mask && !memcmp(g + i, w + i, len * 4)) continue;
       for (size_t j = i; j < i + len; j++) {
         if (mask && mask[j]) {
@@ -45,14 +55,19 @@ void judge_compare(const spec_buf *b, const void *got, const void *want, const u
     }
     return;
   }
-  for (size_t i = 0; i < b->count; i++) {
+  for (size_t i = lo; i < hi; i++) {
     if (mask && mask[i]) {
       v->masked++;
       continue;
     }
-    hx_elem_verdict e = hx_judge(b->type, got, want, i, b->tol);
+    hx_elem_verdict e = hx_judge(b->type, c->got, c->want, i, b->tol);
     if (e.wrong) judge_verdict_bad(v, b, i);
     v->nonfinite += (uint64_t)e.nonfinite;
     if (e.err > v->max_err) v->max_err = e.err;
   }
+}
+
+void judge_compare(const spec_buf *b, const void *got, const void *want, const uint8_t *mask, spec_verdict *v) {
+  compare_ctx c = {b, got, want, mask};
+  judge_parallel_check(b->count, compare_chunk, &c, v); /* a 1024 x 1024 image: 16 MiB a side */
 }
