@@ -192,10 +192,14 @@ static void *worker(void *arg) {
 
 int render_cpu(const scene *s, int w, int h, int threads, image *img, uint8_t *mask, char *err, size_t errcap) {
   if (image_alloc(img, w, h, err, errcap)) return -1;
+  if (render_cpu_into(s, img, threads, mask, err, errcap)) return image_free(img), -1;
+  return 0;
+}
+
+int render_cpu_into(const scene *s, image *img, int threads, uint8_t *mask, char *err, size_t errcap) {
   bins b;
-  if (bins_build(s, w, h, &b)) {
-    image_free(img);
-    snprintf(err, errcap, "render_cpu: out of memory binning %zu circles at %dx%d", s->n, w, h);
+  if (bins_build(s, img->width, img->height, &b)) {
+    snprintf(err, errcap, "render_cpu: out of memory binning %zu circles at %dx%d", s->n, img->width, img->height);
     return -1;
   }
   if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);

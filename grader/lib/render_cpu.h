@@ -60,6 +60,9 @@ float render_snow_depth(float r);
  * does not depend on threads. Returns 0, or -1 with a reason in err (bad size,
  * no memory). */
 int render_cpu(const scene *s, int w, int h, int threads, image *img, uint8_t *mask, char *err, size_t errcap);
+/* The same into an image the caller owns (img->width x img->height pixels at
+ * img->px): no allocation of 16 bytes a pixel per frame, no copy. */
+int render_cpu_into(const scene *s, image *img, int threads, uint8_t *mask, char *err, size_t errcap);
 
 #ifdef __cplusplus
 }
