@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "call_limit.h"
@@ -101,6 +102,36 @@ static void copy_open(judge_case *c) {
   c->n_in = c->n_out = 1;
   c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = words};
   c->out[0] = (spec_buf){.name = "copy", .type = HX_UINT32, .count = words};
+}
+
+/* ---------------------------------------------------------------- where a run's time goes */
+
+/* SCANLAB_JUDGE_PROFILE set: one line per case on stderr, the seconds of each
+ * phase of the judge (docs/grading.md, "Grading time"). Off by default. */
+typedef enum { PH_START, PH_OPEN, PH_INPUT, PH_RUN, PH_EXPECT, PH_VERIFY, PH_CLOSE, PH_COUNT } phase;
+static const char *const PHASE_NAMES[PH_COUNT] = {"start", "open", "input", "run", "expect", "verify", "close"};
+static double spent[PH_COUNT], mark;
+static int profiling;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The time since the last mark goes to phase p. */
+static void lap(phase p) {
+  if (!profiling) return;
+  double t = now_s();
+  spent[p] += t - mark;
+  mark = t;
+}
+
+static void profile_line(const char *case_name) {
+  if (!profiling) return;
+  fprintf(stderr, "%s judge: profile case=%s", spec->name, case_name);
+  for (int p = 0; p < PH_COUNT; p++) fprintf(stderr, " %s=%.6f", PHASE_NAMES[p], spent[p]), spent[p] = 0;
+  fputs(" s\n", stderr);
 }
 
 /* ---------------------------------------------------------------- one case */
@@ -289,7 +320,9 @@ static void side_close(side *d) {
  * first sample, whose time sets the student's call limit (call_limit.h). */
 static void run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res) {
   side d[2];
+  lap(PH_START); /* what came before: starting the runners, or the previous case's line */
   for (int i = 0; i < n_sides; i++) side_open(&d[i], sessions[i], &plans[i], i ? &d[0] : NULL, &res[i]);
+  lap(PH_OPEN);
   int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
   int shared = n_sides == 2 && d[1].c == d[0].c;
   uint64_t call = 0;
@@ -298,11 +331,13 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
       int i = n_sides == 2 && sample % 2 == 0 ? 1 - t : t; /* the reference first in even samples */
       /* Sharing one case, the second side of the sample copies the first's inputs. */
       side_inputs(&d[i], call, shared && t == 1 ? &d[1 - i] : NULL);
+      lap(PH_INPUT);
       double ms;
       if (n_sides == 2) session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
       int failed = session_run(d[i].s, (uint32_t)batch, &ms);
       if (n_sides == 2) session_resume(d[1 - i].s);
       if (failed) runner_failed(d[i].s, plans[i].name);
+      lap(PH_RUN);
       if (sample >= warmup) d[i].ms[sample - warmup] = ms / batch;
       if (n_sides == 2 && i == 1 && sample == 0) { /* the student's limit in this case, from the reference's batch */
         int derived = (int)(1000 * call_limit_s(ms));
@@ -312,11 +347,14 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
     for (int j = 0; j < batch; j++)
       for (int i = 0; i < n_sides; i++) {
         side *owner = d[i].c == &d[i].own ? &d[i] : &d[0];
-        if (owner == &d[i] && !d[i].check) d[i].expect(d[i].c, call + (uint64_t)j, d[i].want, d[i].mask);
+        if (owner == &d[i] && !d[i].check) d[i].expect(d[i].c, call + (uint64_t)j, d[i].want, d[i].mask), lap(PH_EXPECT);
         side_verify(&d[i], j, call + (uint64_t)j, owner->want, owner->mask);
+        lap(PH_VERIFY);
       }
   }
   for (int i = n_sides - 1; i >= 0; i--) side_close(&d[i]); /* the sharing side first: the owner frees the case */
+  lap(PH_CLOSE);
+  profile_line(plans[0].name);
 }
 
 /* ---------------------------------------------------------------- result lines */
@@ -543,6 +581,8 @@ int main(int argc, char **argv) {
     fputs(cli_usage, stdout);
     return 0;
   }
+  profiling = getenv("SCANLAB_JUDGE_PROFILE") != NULL;
+  mark = now_s();
   if (!o.assignment) die(2, "--assignment: which assignment?");
   if (!(spec = find_spec(o.assignment))) die(2, "--assignment: no assignment '%s'", o.assignment);
   int variant = 0, copy = 0;

@@ -192,6 +192,34 @@ START_TEST(test_judge_duel) {
 END_TEST
 
 /* A /proc file's text into buf (its size reads as 0, so read_text will not do). */
+/* SCANLAB_JUDGE_PROFILE: one line per case on stderr with the seconds of each
+ * phase; without it, none (stderr is part of the grader's report). */
+START_TEST(test_judge_profile) {
+  char *dir = make_temp_dir("judge"), *results, *err;
+  setenv("SCANLAB_JUDGE_PROFILE", "1", 1);
+  ck_assert_int_eq(run_judge(dir, "honest", "--case n1025,n65535", &results, &err), 0);
+  unsetenv("SCANLAB_JUDGE_PROFILE");
+  static const char *const CASES[] = {"n1025", "n65535"};
+  for (int c = 0; c < 2; c++) {
+    char want[64];
+    snprintf(want, sizeof want, "profile case=%s start=", CASES[c]);
+    const char *line = strstr(err, want);
+    ck_assert_msg(line, "no profile line for %s in: %s", CASES[c], err);
+    double sec[7];
+    ck_assert_msg(sscanf(line + strlen(want) - strlen("start="), "start=%lf open=%lf input=%lf run=%lf expect=%lf verify=%lf close=%lf s",
+                         &sec[0], &sec[1], &sec[2], &sec[3], &sec[4], &sec[5], &sec[6]) == 7, "bad profile line: %s", line);
+    for (int p = 0; p < 7; p++) ck_assert_msg(sec[p] >= 0 && sec[p] < 60, "%s: phase %d took %g s", CASES[c], p, sec[p]);
+    ck_assert_msg(sec[3] > 0 && sec[5] > 0, "%s: no time in the runs or the checks", CASES[c]);
+  }
+  free(results), free(err);
+  ck_assert_int_eq(run_judge(dir, "honest", "--case n1025", &results, &err), 0);
+  ck_assert_msg(!strstr(err, "profile"), "a profile line without SCANLAB_JUDGE_PROFILE: %s", err);
+  free(results), free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 static void read_proc(const char *path, char *buf, size_t cap) {
   FILE *f = fopen(path, "r");
   size_t len = f ? fread(buf, 1, cap - 1, f) : 0;
@@ -263,6 +291,7 @@ Suite *judge_suite(void) {
   tcase_add_test(tc, test_judge_list);
   tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));
   tcase_add_test(tc, test_judge_duel_stops_the_other_side);
+  tcase_add_test(tc, test_judge_profile);
   suite_add_tcase(s, tc);
   return s;
 }
