@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_plan.h"
 #include "call_limit.h"
 #include "cli.h"
 #include "judge.h"
@@ -489,11 +490,11 @@ static int bench(int n_baselines) {
   bench_point pts[64];
   int n_pts = bench_points(pts, 64);
   if (!n_pts) die(2, "no bench case");
-  char reps_note[48];
+  char reps_note[96];
   if (opts->reps > 0 || spec->bench_reps > 0)
     snprintf(reps_note, sizeof reps_note, "%d samples", opts->reps > 0 ? opts->reps : spec->bench_reps);
   else
-    snprintf(reps_note, sizeof reps_note, "each case's samples (--list)");
+    snprintf(reps_note, sizeof reps_note, "each case's samples (--list; fewer above its size)");
   printf("# %s bench on %s: median of %s after %d warm-up, every call verified by the judge\n", spec->name, run.hello.device,
          reps_note, warmup);
   printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
@@ -505,8 +506,9 @@ static int bench(int n_baselines) {
   for (int p = 0; p < n_pts; p++) {
     const spec_case *k = pts[p].k;
     uint64_t n = pts[p].n, param = k ? k->param : 0, seed = opts->have_seed ? opts->seed : k ? k->seed : 1;
-    int reps = opts->reps > 0 ? opts->reps : spec->bench_reps > 0 ? spec->bench_reps : k ? k->reps : 50;
-    int batch = k && k->batch > 0 ? k->batch : 1;
+    int reps_fixed = opts->reps > 0 || spec->bench_reps > 0;
+    int reps = opts->reps > 0 ? opts->reps : spec->bench_reps > 0 ? spec->bench_reps : k ? k->reps : 50, batch;
+    bench_plan(k ? k->n : 0, k ? k->batch : 1, reps, reps_fixed, n, &batch, &reps); /* fewer, shorter samples above the case's size */
     double bytes = bytes_moved(n, param), copy_ms = 0, base_ms[WIRE_MAX_SLUGS] = {0};
     int rows = 1 + n_baselines + spec->n_variants;
     for (int row = 0; row < rows; row++) {

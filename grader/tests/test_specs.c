@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_plan.h"
 #include "judge.h"
 #include "parallel.h"
 #include "prng.h"
@@ -87,6 +88,32 @@ END_TEST
 /* A case's set-up on all host threads equals the one-thread versions: the
  * pool's values (prng_fill_u32) and its prefix sums (scan_cpu_i32), on sizes
  * that one thread takes and sizes split in chunks (the carries between them). */
+/* --bench at sizes above its case (04: n2^24, 12 samples of 4 calls): a
+ * sample holds no more elements than the case's, the samples shrink to at
+ * least BENCH_MIN_SAMPLES, samples asked for stay, and smaller sizes keep the
+ * case's plan. */
+START_TEST(test_bench_plan) {
+  static const struct {
+    uint64_t n;
+    int fixed, reps_in, batch, reps;
+  } ROWS[] = {
+      {1u << 20, 0, 12, 4, 12}, {1u << 24, 0, 12, 4, 12}, {(1u << 24) + 1, 0, 12, 4, 12},
+      {1u << 26, 0, 12, 1, 5},  {1u << 28, 0, 12, 1, 5},  {1u << 28, 1, 20, 1, 20},
+  };
+  for (size_t r = 0; r < sizeof ROWS / sizeof *ROWS; r++) {
+    int batch, reps;
+    bench_plan(1u << 24, 4, ROWS[r].reps_in, ROWS[r].fixed, ROWS[r].n, &batch, &reps);
+    ck_assert_msg(batch == ROWS[r].batch && reps == ROWS[r].reps, "n=%llu: %d samples of %d calls, want %d of %d",
+                  (unsigned long long)ROWS[r].n, reps, batch, ROWS[r].reps, ROWS[r].batch);
+  }
+  int batch, reps;
+  bench_plan(0, 0, 7, 0, 1u << 28, &batch, &reps); /* --n: no case, one call a sample */
+  ck_assert(batch == 1 && reps == 7);
+  bench_plan(1000, 16, 3, 0, 1u << 20, &batch, &reps); /* fewer samples than the floor: kept */
+  ck_assert(batch == 1 && reps == 3);
+}
+END_TEST
+
 START_TEST(test_parallel_setup_matches) {
   static const size_t SIZES[] = {0, 1, 7, (3u << 20) + 7, (9u << 20) + 1};
   for (size_t k = 0; k < sizeof SIZES / sizeof *SIZES; k++) {
@@ -110,6 +137,7 @@ Suite *specs_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_specs_scans_check_right, 0, 4);
   tcase_add_test(tc, test_parallel_setup_matches);
+  tcase_add_test(tc, test_bench_plan);
   suite_add_tcase(s, tc);
   return s;
 }
