@@ -41,14 +41,16 @@ static void *work(void *arg) {
   return NULL;
 }
 
-/* How many threads for n elements: one per MIN_CHUNK, at most the cores (and MAX_THREADS). */
-static int threads_for(size_t n) {
+/* How many threads for n elements: one per `chunk` of them, at most the cores (and MAX_THREADS). */
+static int threads_per(size_t n, size_t chunk) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  size_t t = n / MIN_CHUNK;
+  size_t t = n / chunk;
   if (t > (size_t)(cores > 0 ? cores : 1)) t = (size_t)(cores > 0 ? cores : 1);
   if (t > MAX_THREADS) t = MAX_THREADS;
   return t ? (int)t : 1;
 }
+
+static int threads_for(size_t n) { return threads_per(n, MIN_CHUNK); }
 
 /* Runs the jobs (jobs[0] on this thread); a thread that cannot start runs here too. */
 static void run(job *jobs, int n) {
@@ -102,8 +104,12 @@ void judge_parallel_prefix(const uint32_t *in, uint32_t *out, size_t n) {
 }
 
 void judge_parallel_check(size_t n, judge_chunk_fn fn, void *ctx, spec_verdict *v) {
+  judge_parallel_check_by(n, MIN_CHUNK, fn, ctx, v);
+}
+
+void judge_parallel_check_by(size_t n, size_t chunk, judge_chunk_fn fn, void *ctx, spec_verdict *v) {
   job jobs[MAX_THREADS] = {{0}};
-  int t = threads_for(n);
+  int t = threads_per(n, chunk ? chunk : 1);
   split(jobs, t, n);
   for (int i = 0; i < t; i++) {
     jobs[i].kind = JOB_CHECK;

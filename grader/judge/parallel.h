@@ -19,6 +19,9 @@ void judge_parallel_add(uint32_t *dst, const uint32_t *src, size_t n, uint32_t a
  * (with its pixel) from the earliest chunk that has one. */
 typedef void (*judge_chunk_fn)(void *ctx, size_t lo, size_t hi, spec_verdict *v);
 void judge_parallel_check(size_t n, judge_chunk_fn fn, void *ctx, spec_verdict *v);
+/* The same with a thread per `chunk` elements (judge_parallel_check: 2^20, for
+ * 4-byte elements; an image's 16-byte pixels cost more each). */
+void judge_parallel_check_by(size_t n, size_t chunk, judge_chunk_fn fn, void *ctx, spec_verdict *v);
 
 /* A case's set-up, on all host threads: a = prng_fill_u32(seed, a, n); and the
  * inclusive prefix sums out[i] = in[0] + ... + in[i] (mod 2^32), each chunk by

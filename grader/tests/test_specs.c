@@ -6,6 +6,7 @@
  * call a new input), the spec's check accepts the CPU scan of each call's own
  * input (scan_cpu_i32, segmented as the assignment says), and it reports a
  * changed element, exactly once, at its index. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,51 @@ END_TEST
 /* A case's set-up on all host threads equals the one-thread versions: the
  * pool's values (prng_fill_u32) and its prefix sums (scan_cpu_i32), on sizes
  * that one thread takes and sizes split in chunks (the carries between them). */
+/* An image compared on many threads (16-byte pixels, a thread per 2^16) gives
+ * the verdict one pass in order gives: the counts, the largest error, and the
+ * first wrong pixel, wherever the wrong ones fall among the chunks. */
+START_TEST(test_image_compare_in_chunks) {
+  int w = 1024, h = 1000;
+  size_t n = (size_t)w * h;
+  float *want = malloc(n * 16), *got = malloc(n * 16);
+  uint8_t *mask = calloc(n, 1);
+  ck_assert(want && got && mask);
+  prng g;
+  prng_seed(&g, 5);
+  for (size_t i = 0; i < 4 * n; i++) want[i] = (float)prng_unit(&g);
+  memcpy(got, want, n * 16);
+  /* wrong pixels in both halves (two threads here, up to 16 on a GPU host), a NaN, masked ones */
+  static const size_t BAD[] = {900000, 300001, 700000, 600000};
+  for (int k = 0; k < 4; k++) got[4 * BAD[k] + (size_t)k] += 0.25f * (float)(k + 1);
+  got[4 * 500000 + 2] = NAN;
+  for (size_t i = 1000; i < n; i += 9973) mask[i] = 1, got[4 * i] = 99;
+  spec_buf b = {.name = "image", .type = HX_RGBA32F, .count = n, .tol = 1e-3f, .masked = 1, .width = w, .height = h};
+  spec_verdict v, one;
+  judge_verdict_init(&v);
+  judge_compare(&b, got, want, mask, &v);
+  judge_verdict_init(&one);
+  for (size_t i = 0; i < n; i++) { /* the same, in one pass */
+    if (mask[i]) {
+      one.masked++;
+      continue;
+    }
+    hx_elem_verdict e = hx_judge(HX_RGBA32F, got, want, i, b.tol);
+    if (e.wrong) judge_verdict_bad(&one, &b, i);
+    one.nonfinite += (uint64_t)e.nonfinite;
+    if (e.err > one.max_err) one.max_err = e.err;
+  }
+  ck_assert_uint_eq(v.mismatches, 5);
+  ck_assert_uint_eq(v.mismatches, one.mismatches);
+  ck_assert_uint_eq(v.masked, one.masked);
+  ck_assert_uint_eq(v.nonfinite, 1);
+  ck_assert_int_eq(v.first_bad, 300001);
+  ck_assert_int_eq(v.first_x, 300001 % 1024);
+  ck_assert_int_eq(v.first_y, 300001 / 1024);
+  ck_assert_msg(v.max_err == one.max_err && v.max_err > 0.99 && v.max_err < 1.01, "max error %g, one pass %g", v.max_err, one.max_err);
+  free(want), free(got), free(mask);
+}
+END_TEST
+
 /* --bench at sizes above its case (04: n2^24, 12 samples of 4 calls): a
  * sample holds no more elements than the case's, the samples shrink to at
  * least BENCH_MIN_SAMPLES, samples asked for stay, and smaller sizes keep the
@@ -138,6 +184,7 @@ Suite *specs_suite(void) {
   tcase_add_loop_test(tc, test_specs_scans_check_right, 0, 4);
   tcase_add_test(tc, test_parallel_setup_matches);
   tcase_add_test(tc, test_bench_plan);
+  tcase_add_test(tc, test_image_compare_in_chunks);
   suite_add_tcase(s, tc);
   return s;
 }
