@@ -1,9 +1,9 @@
 // runner.cu: the course-owned runner of assignment 01 (warp scan). Do not edit.
 //
-// The untrusted side of grading (grader/runner/runner.h): this file and your
-// warp_scan.cu, compiled on its own (-rdc=true: these kernels call your
-// __device__ functions across the two objects), make
-// build/<src>/01-warp-scan/harness. It holds the timed kernels and launches
+// The untrusted side of grading (grader/runner/runner.h): this file, with your
+// warp_scan.cu included at its end (below), makes
+// build/<src>/01-warp-scan/harness; your file is also compiled alone into
+// student.o, which the build inspects. It holds the timed kernels and launches
 // them on the judge's buffers; the judge made the input, and the judge alone
 // compares what the kernels wrote. Every call gets a new input.
 //

@@ -1,9 +1,9 @@
 // runner.cu: the course-owned runner of assignment 02 (Hillis-Steele block scan). Do not edit.
 //
-// The untrusted side of grading (grader/runner/runner.h): this file and your
-// hillis_steele.cu, compiled on its own (-rdc=true: the kernels here call your
-// __device__ functions across the two objects), make
-// build/<src>/02-hillis-steele/harness. It maps one call's buffers onto your
+// The untrusted side of grading (grader/runner/runner.h): this file, with your
+// hillis_steele.cu included at its end, makes
+// build/<src>/02-hillis-steele/harness; your file is also compiled alone into
+// student.o, which the build inspects. It maps one call's buffers onto your
 // code; the judge made the input, and the judge alone compares what was
 // written. Every call gets a new input.
 //

@@ -1,9 +1,8 @@
 // runner.cu: the course-owned runner of assignment 03 (Blelloch scan). Do not edit.
 //
-// The untrusted side of grading (grader/runner/runner.h): this file and your
-// blelloch.cu, compiled on its own (-rdc=true: the kernels here call your
-// __device__ and __host__ __device__ functions across the two objects), make
-// build/<src>/03-blelloch/harness. It launches the kernels on the judge's
+// The untrusted side of grading (grader/runner/runner.h): this file, with your
+// blelloch.cu included at its end, makes build/<src>/03-blelloch/harness; your
+// file is also compiled alone into student.o, which the build inspects. It launches the kernels on the judge's
 // buffers; the judge made the input, and the judge alone compares what the
 // kernels wrote. Every call gets a new input.
 //
