@@ -322,7 +322,14 @@ static void side_close(side *d) {
 static void run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res) {
   side d[2];
   lap(PH_START); /* what came before: starting the runners, or the previous case's line */
-  for (int i = 0; i < n_sides; i++) side_open(&d[i], sessions[i], &plans[i], i ? &d[0] : NULL, &res[i]);
+  /* The reference (side 1 of a duel) opens the case first, so its buffers and
+   * workspace are on the device before the student's workspace function runs:
+   * a student who takes the GPU's memory there fails alone, and never makes
+   * the reference fail (which would be an error of the check, not a fail). */
+  for (int k = 0; k < n_sides; k++) {
+    int i = n_sides - 1 - k;
+    side_open(&d[i], sessions[i], &plans[i], k ? &d[n_sides - 1] : NULL, &res[i]);
+  }
   lap(PH_OPEN);
   int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
   int shared = n_sides == 2 && d[1].c == d[0].c;
@@ -346,14 +353,15 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
       }
     }
     for (int j = 0; j < batch; j++)
-      for (int i = 0; i < n_sides; i++) {
-        side *owner = d[i].c == &d[i].own ? &d[i] : &d[0];
+      for (int k = 0; k < n_sides; k++) {
+        int i = n_sides - 1 - k; /* the reference first: when the case is shared, it owns the expected output */
+        side *owner = d[i].c == &d[i].own ? &d[i] : &d[1 - i];
         if (owner == &d[i] && !d[i].check) d[i].expect(d[i].c, call + (uint64_t)j, d[i].want, d[i].mask), lap(PH_EXPECT);
         side_verify(&d[i], j, call + (uint64_t)j, owner->want, owner->mask);
         lap(PH_VERIFY);
       }
   }
-  for (int i = n_sides - 1; i >= 0; i--) side_close(&d[i]); /* the sharing side first: the owner frees the case */
+  for (int i = 0; i < n_sides; i++) side_close(&d[i]); /* the sharing side (the student's) first: the owner frees the case */
   lap(PH_CLOSE);
   profile_line(plans[0].name);
 }

@@ -65,6 +65,8 @@ static void *scribbler(void *arg) {
 
 static size_t workspace(int variant, uint64_t n, uint64_t param) {
   (void)variant, (void)param;
+  const char *tag = getenv("FAKE_TAG"); /* which side opened a case when (test_judge_duel_open_order) */
+  if (tag) fprintf(stderr, "workspace of %s, n=%llu\n", tag, (unsigned long long)n);
   return (size_t)(n + 2) * sizeof(uint32_t);
 }
 

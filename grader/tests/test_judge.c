@@ -192,6 +192,38 @@ START_TEST(test_judge_duel) {
 END_TEST
 
 /* A /proc file's text into buf (its size reads as 0, so read_text will not do). */
+/* In a duel the reference opens each case before the student does: its
+ * buffers and workspace are on the device before the student's workspace
+ * function runs, so a student who takes the GPU's memory there cannot make the
+ * reference fail (an error of the check instead of the student's fail). */
+START_TEST(test_judge_duel_open_order) {
+  char *dir = make_temp_dir("judge-open"), script[1024], path[1024], cmd[2048];
+  snprintf(path, sizeof path, "%s/reference", dir);
+  snprintf(script, sizeof script, "#!/bin/sh\nFAKE_TAG=reference exec %s/build/tests/fake-runner \"$@\"\n", getenv("PWD"));
+  write_text(path, script, 1);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && FAKE_TAG=student FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner "
+           "%s/build/tests/fake-runner --versus ./reference --case n1025,n65535 --reps 2 --result-fd 3 3>results 2>err",
+           dir, getenv("PWD"), getenv("PWD"));
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/err", dir);
+  char *err = read_text(path);
+  ck_assert(err);
+  static const char *const N[] = {"1025", "65535"};
+  for (int c = 0; c < 2; c++) {
+    char ref[64], st[64];
+    snprintf(ref, sizeof ref, "workspace of reference, n=%s\n", N[c]);
+    snprintf(st, sizeof st, "workspace of student, n=%s\n", N[c]);
+    const char *r = strstr(err, ref), *s = strstr(err, st);
+    ck_assert_msg(r && s, "n=%s: no workspace line of each side in: %s", N[c], err);
+    ck_assert_msg(r < s, "n=%s: the student's runner opened the case before the reference's: %s", N[c], err);
+  }
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* SCANLAB_JUDGE_PROFILE: one line per case on stderr with the seconds of each
  * phase; without it, none (stderr is part of the grader's report). */
 START_TEST(test_judge_profile) {
@@ -292,6 +324,7 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));
   tcase_add_test(tc, test_judge_duel_stops_the_other_side);
   tcase_add_test(tc, test_judge_profile);
+  tcase_add_test(tc, test_judge_duel_open_order);
   suite_add_tcase(s, tc);
   return s;
 }
