@@ -192,15 +192,22 @@ START_TEST(test_judge_duel) {
 END_TEST
 
 /* A /proc file's text into buf (its size reads as 0, so read_text will not do). */
+/* dir/reference: the fake runner with env (e.g. "FAKE_STUDENT=hang") set,
+ * as a duel's --versus runner. */
+static void write_reference(const char *dir, const char *env) {
+  char script[1024], path[1024];
+  snprintf(path, sizeof path, "%s/reference", dir);
+  snprintf(script, sizeof script, "#!/bin/sh\n%s exec %s/build/tests/fake-runner \"$@\"\n", env, getenv("PWD"));
+  write_text(path, script, 1);
+}
+
 /* In a duel the reference opens each case before the student does: its
  * buffers and workspace are on the device before the student's workspace
  * function runs, so a student who takes the GPU's memory there cannot make the
  * reference fail (an error of the check instead of the student's fail). */
 START_TEST(test_judge_duel_open_order) {
-  char *dir = make_temp_dir("judge-open"), script[1024], path[1024], cmd[2048];
-  snprintf(path, sizeof path, "%s/reference", dir);
-  snprintf(script, sizeof script, "#!/bin/sh\nFAKE_TAG=reference exec %s/build/tests/fake-runner \"$@\"\n", getenv("PWD"));
-  write_text(path, script, 1);
+  char *dir = make_temp_dir("judge-open"), path[1024], cmd[2048];
+  write_reference(dir, "FAKE_TAG=reference");
   snprintf(cmd, sizeof cmd,
            "cd %s && FAKE_TAG=student FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner "
            "%s/build/tests/fake-runner --versus ./reference --case n1025,n65535 --reps 2 --result-fd 3 3>results 2>err",
@@ -272,10 +279,8 @@ static char proc_state(long pid) {
  * reference hangs in its first sample, and meanwhile the student's runner (the
  * judge's first child) must be in state T, so no thread of it can run. */
 START_TEST(test_judge_duel_stops_the_other_side) {
-  char *dir = make_temp_dir("judge-stop"), script[1024], path[1024], cmd[2048];
-  snprintf(path, sizeof path, "%s/reference", dir);
-  snprintf(script, sizeof script, "#!/bin/sh\nFAKE_STUDENT=hang exec %s/build/tests/fake-runner \"$@\"\n", getenv("PWD"));
-  write_text(path, script, 1);
+  char *dir = make_temp_dir("judge-stop"), path[1024], cmd[2048];
+  write_reference(dir, "FAKE_STUDENT=hang");
   snprintf(cmd, sizeof cmd,
            "cd %s && { FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
            "--versus ./reference --case n1025 --call-timeout 4 3>results 1>out 2>err & echo $! > judge.pid; wait; touch done; } &",
