@@ -282,10 +282,10 @@ else
 	@$(MAKE) $(REFS)
 endif
 
-grade: deps-grade ## build your code (SRC=starter) and grade it: make grade [A=01] [SRC=solutions]
+grade: deps-grade ## build your code (SRC=starter) and grade it: make grade [A=01] [SRC=solutions] [JOBS=N]
 	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS))
 	@for f in $(STUDENT_BINS); do $(MAKE) $$f || true; done
-	@$(GRADE) --src $(SRC) --cuda $(CUDA_HOME) $(SELECTED); rc=$$?; case $$rc in \
+	@$(GRADE) --src $(SRC) --cuda $(CUDA_HOME) $(if $(JOBS),--jobs $(JOBS)) $(SELECTED); rc=$$?; case $$rc in \
 	  0) ;; 3) echo "make grade: exit 3: no CUDA device, so only the checks that need none were graded (docs/grading.md)" >&2 ;; \
 	  *) echo "make grade: the grader exited $$rc (docs/grading.md lists the codes)" >&2 ;; esac; exit $$rc
 
