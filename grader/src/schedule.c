@@ -200,8 +200,18 @@ void schedule_run(sched_item *items, int n, int jobs, sched_done_fn done, void *
       if (!running) break;
       int status;
       pid_t pid = waitpid(-1, &status, 0);
+      if (pid < 0 && errno != EINTR) { /* no child can be waited for: none of theirs is run twice, none lost */
+        for (int q = 0; q < jobs; q++)
+          if (slots[q].pid) {
+            sched_item *it = &items[slots[q].item];
+            child_lost(it, "could not be waited for");
+            close(slots[q].fd);
+            it->running = 0, it->done = 1, slots[q].pid = 0;
+            done(arg, slots[q].item);
+          }
+        break;
+      }
       if (pid < 0) {
-        if (errno != EINTR) break;
         /* Interrupted: a Ctrl-C reached the children too, a SIGTERM only this
          * process; either way each child stops its check (its own handler). */
         for (int q = 0; q < jobs && proc_interrupted; q++)

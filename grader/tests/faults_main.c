@@ -112,6 +112,8 @@ static const char JUDGE[] =
     "if [ -n \"$SCHED_LOG\" ] && [ -z \"$SCHED_INNER\" ]; then\n"
     "  t0=$(date +%s.%N); sleep 0.3; SCHED_INNER=1 \"$0\" \"$@\"; rc=$?; echo \"$t0 $(date +%s.%N) $*\" >> \"$SCHED_LOG\"; exit $rc\n"
     "fi\n"
+    /* KILL_CHECK_PARENT: the correct check's duel of 99-fake kills the process that started it (test_schedule_child_dies) */
+    "case \"$KILL_CHECK_PARENT $*\" in 1*--assignment\\ 99-fake*--versus*--batch\\ 1*) kill -9 $PPID; sleep 1 ;; esac\n"
     "runner=; versus=; vvar=; args=; limit=20\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
@@ -580,6 +582,26 @@ START_TEST(test_saved_images) {
 }
 END_TEST
 
+/* A check's child process of the grader that dies (here killed while its
+ * judge runs) is an error row that says so; the other checks, and the other
+ * assignment, are graded as usual. */
+START_TEST(test_schedule_child_dies) {
+  char *root = make_course(NULL, NULL, 5);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "cd '%s' && KILL_CHECK_PARENT=1 timeout 300 '%s' --root . --cuda ./cuda --jobs 3 > grade.log 2>&1",
+           root, grader);
+  ck_assert_int_eq(run_shell(cmd), 4); /* an error row: exit 4, as for a broken reference */
+  json_t *j = latest(root);
+  expect(j, "99-fake", "correct", "error", "the grader's process for this check died of signal 9", "a check's process killed");
+  static const char *const OTHERS[] = {"perf", "ptx", "race", "banks", "perf-copy"};
+  for (int i = 0; i < 5; i++) expect(j, "99-fake", OTHERS[i], "pass", "", "a check's process killed");
+  bystander_graded(j, "a check's process killed");
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 /* The schedule (schedule.h): with --jobs 3 the checks that only need the GPU
  * to be right run side by side, a perf or metric check runs with nothing else
  * beside it, and the verdicts are those of a run one check at a time. The
@@ -707,6 +729,7 @@ int main(void) {
   tcase_add_test(t, test_saved_images);
   tcase_add_test(t, test_requires);
   tcase_add_test(t, test_schedule);
+  tcase_add_test(t, test_schedule_child_dies);
   tcase_add_test(t, test_starter_max);
   tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);
