@@ -5,7 +5,8 @@
  *   0   every check ran and was scored (whatever the score)
  *   2   bad command line, or a grade.conf error (the other assignments are still graded)
  *   3   no CUDA device: the checks that need one are "ungraded: no GPU" (0 points)
- *   4   the reference is broken: some checks were not scored (reason in the report)
+ *   4   the reference is broken, or a check's process of the grader died: some checks
+ *       were not scored (error, reason in the report)
  *   5   the results could not be written (the previous ones are untouched)
  *   6   --expect: the verdicts differ from what the source should earn (with --expect,
  *       a run that matches exits 0 even without a GPU)
