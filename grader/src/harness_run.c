@@ -97,6 +97,16 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
   argv[n] = NULL;
   proc_run(argv, limit_s, &h->p);
   parse_channel(h);
+  if (args->story && getenv("SCANLAB_JUDGE_PROFILE")) { /* where the judge's time went (docs/grading.md) */
+    char *err = capture_text(&h->p.err);
+    for (char *line = err, *next; line && *line; line = next) {
+      next = strchr(line, '\n');
+      if (next) *next++ = 0;
+      if (strstr(line, " judge: profile ")) fprintf(args->story, "  %s\n", line);
+      if (!next) break;
+    }
+    free(err);
+  }
   if (!(h->p.status == PROC_EXITED && h->p.exit_code == 0)) {
     char what[128], tail[220];
     proc_describe(&h->p, what, sizeof what);

@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "checks.h"
+#include <stdio.h>
+
 #include "proc.h"
 #include "result.h"
 
@@ -38,6 +40,7 @@ typedef struct harness_args {
   int no_sandbox;          /* the runner without its sandbox: for ncu alone, which writes files inside it */
   int batch;               /* calls per sample (0: the case's); correctness and tools use 1 */
   const char *versus;      /* a perf duel (judge --versus): the reference, whose line comes first; NULL: none */
+  FILE *story;             /* the check's story: with SCANLAB_JUDGE_PROFILE set, the judge's profile lines go there */
   const char *versus_variant;
 } harness_args;
 

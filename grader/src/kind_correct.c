@@ -96,7 +96,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
     images_dir(a, c, k, rel, sizeof rel);
     snprintf(dir, sizeof dir, "%s/%s", root, rel);
     int save = root[0] && make_dirs(root, rel) == 0;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL};
+    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL, .story = s->f};
     if (k == 0) {
       /* The first run is a duel with the reference (judge --versus), which must
        * be right on every case: the two take turns on the same inputs, the

@@ -48,7 +48,7 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
      * computed once. The student's call limit comes from the reference's first
      * sample. Each side keeps the minimum of its medians over the runs. */
     harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .versus = a->reference,
-                         .versus_variant = variant};
+                         .versus_variant = variant, .story = s->f};
     free(both);
     both = harness_run_cases(a, c, &args);
     harness_split_duel(both, base, st);

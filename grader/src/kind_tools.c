@@ -31,7 +31,7 @@ void kind_sanitizer_run(const assignment_ctx *a, const check_conf *c, check_resu
     return check_finish(r, s, V_UNGRADED, 0, "ungraded: compute-sanitizer not found");
   }
   char *prefix[] = {(char *)a->env->sanitizer, "--tool", (char *)c->tool, "--error-exitcode", "99", "--print-limit", "12", NULL};
-  harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix};
+  harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .story = s->f};
   harness_run *st = harness_run_cases(a, c, &args);
   char first[200], why[400];
   fprintf(s->f, "compute-sanitizer --tool %s, variant %s, cases %d, seed %" PRIu64 "\n", c->tool, c->variant, c->n_cases, a->env->seed);
@@ -95,7 +95,7 @@ void kind_metric_run(const assignment_ctx *a, const check_conf *c, check_result 
                     "--csv", "--print-units", "base", NULL};
   /* ncu's library in the runner's process writes lock files under /tmp, which
    * the sandbox refuses: this one check runs the runner without it (grading.md). */
-  harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .no_sandbox = 1};
+  harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .no_sandbox = 1, .story = s->f};
   harness_run *st = harness_run_cases(a, c, &args);
   char *out = capture_text(&st->p.out), *err = capture_text(&st->p.err);
   int no_perm = (out && strstr(out, "ERR_NVGPUCTRPERM")) || (err && strstr(err, "ERR_NVGPUCTRPERM"));

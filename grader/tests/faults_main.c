@@ -114,6 +114,7 @@ static const char JUDGE[] =
     "fi\n"
     /* KILL_CHECK_PARENT: the correct check's duel of 99-fake kills the process that started it (test_schedule_child_dies) */
     "case \"$KILL_CHECK_PARENT $*\" in 1*--assignment\\ 99-fake*--versus*--batch\\ 1*) kill -9 $PPID; sleep 1 ;; esac\n"
+    "[ -n \"$SCANLAB_JUDGE_PROFILE\" ] && echo \"stand-in judge: profile case=n10 start=0.1 open=0 input=0 run=0.2 expect=0 verify=0 close=0 s\" >&2\n"
     "runner=; versus=; vvar=; args=; limit=20\n"
     "while [ $# -gt 0 ]; do\n"
     "  case \"$1\" in\n"
@@ -582,6 +583,28 @@ START_TEST(test_saved_images) {
 }
 END_TEST
 
+/* SCANLAB_JUDGE_PROFILE set for the grader: each judge run's profile lines
+ * are in its check's story (results.json's output, report.md); without it, none. */
+START_TEST(test_profile_in_story) {
+  char *root = make_course(NULL, NULL, 5);
+  ck_assert_int_eq(grade(root, "export SCANLAB_JUDGE_PROFILE=1;", NULL), 0);
+  json_t *j = latest(root);
+  static const char *const CHECKS[] = {"correct", "perf", "race", "banks"};
+  for (int i = 0; i < 4; i++) {
+    const char *out = json_string_value(json_object_get(find_test(j, "99-fake", CHECKS[i]), "output"));
+    ck_assert_msg(out && strstr(out, "  stand-in judge: profile case=n10 start=0.1"), "%s: no profile line in: %s", CHECKS[i], out);
+  }
+  json_decref(j);
+  ck_assert_int_eq(grade(root, NULL, NULL), 0);
+  j = latest(root);
+  const char *out = json_string_value(json_object_get(find_test(j, "99-fake", "correct"), "output"));
+  ck_assert_msg(out && !strstr(out, "profile"), "a profile line without SCANLAB_JUDGE_PROFILE: %s", out);
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 /* A check's child process of the grader that dies (here killed while its
  * judge runs) is an error row that says so; the other checks, and the other
  * assignment, are graded as usual. */
@@ -730,6 +753,7 @@ int main(void) {
   tcase_add_test(t, test_requires);
   tcase_add_test(t, test_schedule);
   tcase_add_test(t, test_schedule_child_dies);
+  tcase_add_test(t, test_profile_in_story);
   tcase_add_test(t, test_starter_max);
   tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);
