@@ -583,6 +583,18 @@ START_TEST(test_saved_images) {
 }
 END_TEST
 
+/* --jobs outside [1, 16], or not a number: exit 2 and a line that says so. */
+START_TEST(test_bad_jobs) {
+  static const char *const BAD[] = {"0", "17", "x", "3x", "-1"};
+  char cmd[1400];
+  for (int i = 0; i < 5; i++) {
+    snprintf(cmd, sizeof cmd, "'%s' --root /nonexistent --jobs %s 2>&1 | grep -qF -- \"grade: --jobs: '%s' is not a count of checks in [1, 16]\"; "
+             "'%s' --root /nonexistent --jobs %s > /dev/null 2>&1; test $? -eq 2", grader, BAD[i], BAD[i], grader, BAD[i]);
+    ck_assert_msg(run_shell(cmd) == 0, "--jobs %s: no exit 2 with its reason", BAD[i]);
+  }
+}
+END_TEST
+
 /* SCANLAB_JUDGE_PROFILE set for the grader: each judge run's profile lines
  * are in its check's story (results.json's output, report.md); without it, none. */
 START_TEST(test_profile_in_story) {
@@ -754,6 +766,7 @@ int main(void) {
   tcase_add_test(t, test_schedule);
   tcase_add_test(t, test_schedule_child_dies);
   tcase_add_test(t, test_profile_in_story);
+  tcase_add_test(t, test_bad_jobs);
   tcase_add_test(t, test_starter_max);
   tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);
