@@ -17,11 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench_plan.h"
 #include "call_limit.h"
+#include "clock.h"
 #include "cli.h"
 #include "judge.h"
 #include "outputs.h"
@@ -114,16 +114,10 @@ static const char *const PHASE_NAMES[PH_COUNT] = {"start", "open", "input", "run
 static double spent[PH_COUNT], mark;
 static int profiling;
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The time since the last mark goes to phase p. */
 static void lap(phase p) {
   if (!profiling) return;
-  double t = now_s();
+  double t = clock_now_s();
   spent[p] += t - mark;
   mark = t;
 }
@@ -592,7 +586,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   profiling = getenv("SCANLAB_JUDGE_PROFILE") != NULL;
-  mark = now_s();
+  mark = clock_now_s();
   if (!o.assignment) die(2, "--assignment: which assignment?");
   if (!(spec = find_spec(o.assignment))) die(2, "--assignment: no assignment '%s'", o.assignment);
   int variant = 0, copy = 0;

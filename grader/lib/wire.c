@@ -1,6 +1,8 @@
 /* wire.c: sending, receiving and checking judge-runner messages (wire.h). */
 #include "wire.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -21,11 +23,7 @@ int wire_send(int fd, const wire_msg *m) {
   return 0;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
+static double now_ms(void) { return 1e3 * clock_now_s(); }
 
 int wire_recv(int fd, wire_msg *m, int timeout_ms) {
   char *p = (char *)m;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "clock.h"
 #include "conf.h"
 #include "kinds.h"
 #include "proc.h"
@@ -327,8 +328,7 @@ int main(int argc, char **argv) {
   localtime_r(&t0, &tm);
   strftime(rep.started, sizeof rep.started, "%Y-%m-%dT%H:%M:%S%z", &tm);
   strftime(rep.stamp, sizeof rep.stamp, "%Y%m%d-%H%M%S", &tm);
-  struct timespec ts0, ts1;
-  clock_gettime(CLOCK_MONOTONIC, &ts0);
+  double t_start = clock_now_s();
   char results_root[GRADE_PATH_MAX], dir[GRADE_PATH_MAX], err[512];
   if (o.results) snprintf(results_root, sizeof results_root, "%s", o.results);
   else snprintf(results_root, sizeof results_root, "%s/grade-results", o.root);
@@ -375,8 +375,7 @@ int main(int argc, char **argv) {
   table_heads(&tb, rep.n_assignments); /* and any after the last */
   int broken_ref = 0;
   for (int i = 0; i < tb.n; i++) broken_ref |= items[i].r->v == V_ERROR;
-  clock_gettime(CLOCK_MONOTONIC, &ts1);
-  rep.elapsed_s = (double)(ts1.tv_sec - ts0.tv_sec) + (ts1.tv_nsec - ts0.tv_nsec) * 1e-9;
+  rep.elapsed_s = clock_now_s() - t_start;
   rep.interrupted = proc_interrupted;
 
   double score, max;

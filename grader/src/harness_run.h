@@ -4,12 +4,11 @@
 #ifndef SCANLAB_HARNESS_RUN_H
 #define SCANLAB_HARNESS_RUN_H
 
-#include "call_limit.h"
 #include <stdint.h>
-
-#include "checks.h"
 #include <stdio.h>
 
+#include "call_limit.h"
+#include "checks.h"
 #include "proc.h"
 #include "result.h"
 

@@ -1,6 +1,8 @@
 /* proc.c: fork/exec with pipes, poll with a deadline, kill the process group. */
 #include "proc.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,12 +15,6 @@
 #include <unistd.h>
 
 volatile int proc_interrupted = 0;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void capture_add(capture *c, const char *buf, size_t n) {
   c->total += n;
@@ -88,7 +84,7 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
     snprintf(r->spawn_error, sizeof r->spawn_error, "pipe: %s", strerror(errno));
     return;
   }
-  double t0 = now_s();
+  double t0 = clock_now_s();
   pid_t pid = fork();
   if (pid < 0) {
     r->status = PROC_SPAWN_FAILED;
@@ -120,13 +116,13 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   while (open_fds > 0 || !reaped) {
     if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
       reaped = 1;
-      r->wall_s = now_s() - t0;
+      r->wall_s = clock_now_s() - t0;
       /* The child is gone; anything it left behind in its group goes too, and
        * what is still buffered in the pipes gets a short grace to drain. */
       kill(-pid, SIGKILL);
-      grace_end = now_s() + 1.0;
+      grace_end = clock_now_s() + 1.0;
     }
-    double t = now_s();
+    double t = clock_now_s();
     if (!reaped && !killed && (t >= deadline || proc_interrupted)) {
       kill(-pid, SIGKILL);
       killed = proc_interrupted ? 2 : 1;
@@ -153,7 +149,7 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   if (!reaped) {
     kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    r->wall_s = now_s() - t0;
+    r->wall_s = clock_now_s() - t0;
   }
   if (r->status == PROC_SPAWN_FAILED) return;
   if (killed == 1) r->status = PROC_TIMEOUT;

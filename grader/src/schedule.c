@@ -10,23 +10,17 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "kind_table.h"
 #include "proc.h"
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The check, here, timed: where a grading's time goes (results.json). */
 static void run_here(sched_item *it) {
-  double t0 = now_s();
+  double t0 = clock_now_s();
   check_run(it->ctx, it->c, it->r, it->earlier, it->index);
-  it->r->seconds = now_s() - t0;
+  it->r->seconds = clock_now_s() - t0;
 }
 
 /* ---------------------------------------------------------------- a result between processes */
@@ -138,7 +132,7 @@ static int start(sched_item *items, int i, slot *s) {
     run_here(&items[i]);
     _exit(result_write(fd, items[i].r) ? 1 : 0);
   }
-  *s = (slot){pid, fd, i, now_s()};
+  *s = (slot){pid, fd, i, clock_now_s()};
   items[i].running = 1;
   return 0;
 }
@@ -154,7 +148,7 @@ static void finish(sched_item *items, slot *s, int status, sched_done_fn done, v
     char lost[160];
     snprintf(lost, sizeof lost, "%s%s", why == what ? "" : "left no result: ", why);
     child_lost(it, lost);
-    it->r->seconds = now_s() - s->t0;
+    it->r->seconds = clock_now_s() - s->t0;
   }
   close(s->fd);
   it->running = 0;

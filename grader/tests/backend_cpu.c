@@ -2,15 +2,13 @@
  * wall clock between timer_start and timer_stop_ms. */
 #include "backend_cpu.h"
 
+#include "clock.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
+static double now_ms(void) { return 1e3 * clock_now_s(); }
 
 static double started;
 

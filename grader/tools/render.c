@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "image.h"
 #include "render_cpu.h"
 #include "scene.h"
@@ -70,11 +71,7 @@ static int parse_args(int argc, char **argv, opts *o) {
   return 0;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+static double now_ms(void) { return 1e3 * clock_now_s(); }
 
 /* Renders one frame and writes its files: PREFIX.ppm + PREFIX.png (frame < 0) or PREFIX-FFFF.png. */
 static int render_one(const scene *s, const opts *o, int frame) {
