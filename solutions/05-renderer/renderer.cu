@@ -62,7 +62,10 @@
 
 // ---------------------------------------------------------------- parameters
 #define RT_SMALL_N 2048     // at most this many circles: the small path (no lists)
-#define RT_SMALL_TW 32      // small path: tile side in pixels (256 threads a block)
+#ifndef RT_SMALL_TW
+#define RT_SMALL_TW 32      // small path: tile side in pixels, 32 (256 threads a block) or 16 (64)
+#endif
+#define RT_SMALL_NT (RT_SMALL_TW * RT_SMALL_TW / 4) // small path: threads a block (4 pixels each)
 #define RT_TILE 16          // list path: tile side in pixels (64 threads a block)
 #define RT_K 4              // circles a thread stages per chunk (render_image)
 #define RT_CT 256           // threads of rt_count and rt_emit
@@ -77,6 +80,9 @@
 #define RT_CAP (8 << 20)    // most pairs the workspace holds (more: render_image tests every circle)
 #endif
 #define RT_HOLE 0x80000000u // in a list value: the circle cannot touch this tile
+#ifndef RT_CFG_PDL
+#define RT_CFG_PDL 1        // list path, compute capability 9.0 and up: programmatic dependent launches
+#endif
 #ifndef RT_MIN_BLOCKS
 #define RT_MIN_BLOCKS 4     // render_image: blocks of 256 threads an SM must fit (64 registers a thread)
 #endif
@@ -134,6 +140,35 @@ static __device__ __forceinline__ int rt_near(float cx, float cy, float r, float
                                               float yhi) {
   const float ex = rt_sub(cx, fminf(fmaxf(cx, xlo), xhi)), ey = rt_sub(cy, fminf(fmaxf(cy, ylo), yhi));
   return rt_add(rt_mul(ex, ex), rt_mul(ey, ey)) <= rt_mul(r, r);
+}
+
+// ---------------------------------------------------------------- programmatic dependent launch
+// The list path is nine dependent kernels; between two of them the GPU drains
+// the first grid, flushes its writes and only then starts scheduling the next
+// one's blocks: a few microseconds a launch, about as long as a small kernel
+// runs. On compute capability 9.0 and up, render() launches every kernel after
+// the first with programmatic stream serialization: the next grid's blocks may
+// then be scheduled once every block of the one before has started and called
+// rt_let_next_start(), and each waits in rt_after_previous() until that grid
+// has finished and its memory is visible. Every kernel calls rt_after_previous()
+// before it touches global memory, so the order of reads and writes is the
+// one of plain launches; what overlaps is the launch, not the work. Both are
+// no-ops on older GPUs and for a plain launch (the first kernel of a frame,
+// the small path), whose stream order already holds.
+static __device__ __forceinline__ void rt_let_next_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void rt_after_previous() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+// Both, at the top of a kernel of the list path.
+static __device__ __forceinline__ void rt_chain() {
+  rt_let_next_start();
+  rt_after_previous();
 }
 
 // ---------------------------------------------------------------- block-wide scan
@@ -203,6 +238,7 @@ static __device__ __forceinline__ void rt_load4(const render_scene &s, int i0, f
 // Cost: 56 bytes a circle, ~50 instructions a circle.
 static __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, int h, int tiles_x, int tiles_y,
                                                          int cap, float4 *rec, int *bsum, float *edges) {
+  rt_chain();
   __shared__ float4 srec[2 * RT_CB];
   __shared__ long long ws[33];
   const int t = threadIdx.x, base = blockIdx.x * RT_CB;
@@ -243,6 +279,7 @@ static __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, 
 // circle block b: estart[e] = b.
 // Cost: 8 bytes a circle block (n = 2M: 16 KB); 2 barriers a round of 4096.
 static __global__ void __launch_bounds__(1024) rt_scan_counts(int *boff, int nb, int cap, int *ctrl, int *estart) {
+  rt_chain();
   __shared__ long long ws[33];
   const int t = threadIdx.x;
   long long carry = 0;
@@ -298,6 +335,7 @@ static __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, i
                                                         const int *boff, const int *estart, const int *ctrl,
                                                         const float *edges, unsigned *keys, unsigned *vals, int *hist,
                                                         int stride) {
+  rt_chain();
   __shared__ int so[RT_CB], stx[RT_CB], sty[RT_CB], snx[RT_CB];
   __shared__ float sx[RT_CB], sy[RT_CB], sr[RT_CB];
   __shared__ int ws[33];
@@ -360,6 +398,7 @@ static __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, i
 // scatter adds the scan of the 64 row sums (digit-major order = sorted order).
 // Cost: 8 bytes a pair block and digit, 64 blocks.
 static __global__ void __launch_bounds__(256) rt_row_scan(int *hist, int stride, const int *ctrl, int *rowtot) {
+  rt_chain();
   __shared__ int ws[33];
   int *row = hist + blockIdx.x * stride;
   const int nb = ctrl[RT_NBLOCKS], t = threadIdx.x;
@@ -403,6 +442,7 @@ static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *ke
                                                               unsigned *keys_out, unsigned *vals_out, const int *hist,
                                                               int stride, const int *rowtot, const int *ctrl,
                                                               int shift) {
+  rt_chain();
   __shared__ unsigned skey[RT_PB], sval[RT_PB]; // the block's pairs, sorted by digit
   __shared__ unsigned short srank[RT_PB];       // a pair's rank within its (warp, digit)
   __shared__ int wc[RT_PT / 32][RT_BUCKETS];    // counts, then first slots, per (warp, digit)
@@ -506,6 +546,7 @@ static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *ke
 // hist[d * stride + e]. Cost: 4 bytes read a pair.
 static __global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, int *hist, int stride,
                                                         const int *ctrl, int shift) {
+  rt_chain();
   __shared__ int wc[RT_PT / 32][RT_BUCKETS];
   const int t = threadIdx.x, warp = t >> 5;
   const int nblocks = ctrl[RT_NBLOCKS], pairs = ctrl[RT_PAIRS];
@@ -538,6 +579,7 @@ static __global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, in
 // start[u] is the first pair of tile u, whose list is [start[u], start[u + 1]).
 // Cost: 4 bytes read a pair, 4 bytes written a tile.
 static __global__ void __launch_bounds__(256) rt_bounds(const unsigned *keys, const int *ctrl, int tiles, int *start) {
+  rt_chain();
   const int pairs = ctrl[RT_PAIRS], all = gridDim.x * blockDim.x;
   for (int q0 = blockIdx.x * blockDim.x + threadIdx.x; q0 <= pairs; q0 += 4 * all) {
     int lo[4], hi[4];
@@ -566,6 +608,7 @@ struct rt_params {
   const unsigned *list; // list mode: circle indices (| RT_HOLE)
   const int *ctrl;      // list mode: RT_OVERFLOW
   int list_mode;        // 0: every circle is tested (all mode)
+  int small;            // all mode: 1 the small path (RT_SMALL_TW tiles), 0 after an overflow (RT_TILE)
   int tiles_x;          // tiles a row: of RT_TILE (list mode) or RT_SMALL_TW pixels
 };
 
@@ -766,13 +809,14 @@ extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS) render_image(rt
   extern __shared__ float4 rt_stage[];
   __shared__ rt_block_state bs;
   float4 *sgeo = rt_stage, *scol = rt_stage + RT_K * blockDim.x;
+  rt_chain(); // the list path's last launch: its lists are complete before any read
   const bool list = p.list_mode && !p.ctrl[RT_OVERFLOW];
   if (list) { // 64 threads
     if (p.s.snow) rt_draw_list<true>(p, bs, sgeo, scol);
     else rt_draw_list<false>(p, bs, sgeo, scol);
-  } else if (blockDim.x == 256) { // the small path
-    if (p.s.snow) rt_draw_all<1, 256>(p, bs, sgeo, scol);
-    else rt_draw_all<0, 256>(p, bs, sgeo, scol);
+  } else if (p.small) { // the small path
+    if (p.s.snow) rt_draw_all<1, RT_SMALL_NT>(p, bs, sgeo, scol);
+    else rt_draw_all<0, RT_SMALL_NT>(p, bs, sgeo, scol);
   } else { // the list path's launch after an overflow (64 threads): correct, not fast
     rt_draw_all<2, 64>(p, bs, sgeo, scol);
   }
@@ -838,17 +882,29 @@ size_t render_workspace(int n, int width, int height) {
     if (rt_err != cudaSuccess) return rt_err;                                                                          \
   } while (0)
 
+// Launches kernel k on the default stream; with `chained`, as a programmatic
+// dependent launch (the kernel calls rt_chain() first: see the top).
+template <typename... Params, typename... Args>
+static cudaError_t rt_launch(int chained, void (*k)(Params...), int grid, int threads, size_t smem, Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr = {};
+  cfg.gridDim = dim3(grid), cfg.blockDim = dim3(threads), cfg.dynamicSmemBytes = smem, cfg.stream = 0;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr, cfg.numAttrs = chained ? 1 : 0;
+  RT_TRY(cudaLaunchKernelEx(&cfg, k, args...));
+  return cudaGetLastError();
+}
+
 cudaError_t render(render_scene scene, int width, int height, float4 *d_image, void *d_work) {
   if (width <= 0 || height <= 0 || scene.n < 0) return cudaErrorInvalidValue;
   const rt_plan plan = rt_make_plan(scene.n, width, height);
   rt_params rp = {};
   rp.s = scene, rp.w = width, rp.h = height, rp.image = d_image;
   if (!plan.lists || !d_work) { // the small path: every tile tests every circle
-    rp.list_mode = 0, rp.tiles_x = (width + RT_SMALL_TW - 1) / RT_SMALL_TW;
+    rp.list_mode = 0, rp.small = 1, rp.tiles_x = (width + RT_SMALL_TW - 1) / RT_SMALL_TW;
     const int tiles = rp.tiles_x * ((height + RT_SMALL_TW - 1) / RT_SMALL_TW);
-    const int threads = RT_SMALL_TW * RT_SMALL_TW / 4;
-    render_image<<<tiles, threads, 2 * RT_K * threads * sizeof(float4)>>>(rp);
-    return cudaGetLastError();
+    return rt_launch(0, render_image, tiles, RT_SMALL_NT, 2 * RT_K * RT_SMALL_NT * sizeof(float4), rp);
   }
   char *ws = (char *)d_work;
   int *ctrl = (int *)(ws + plan.ctrl), *boff = (int *)(ws + plan.boff), *estart = (int *)(ws + plan.estart);
@@ -859,37 +915,35 @@ cudaError_t render(render_scene scene, int width, int height, float4 *d_image, v
   unsigned *vals[2] = {(unsigned *)(ws + plan.vals_a), (unsigned *)(ws + plan.vals_b)};
   // The pair kernels loop over the pair blocks (their number is known on the
   // device only): a grid of a few blocks per SM.
-  int dev, sms;
+  int dev, sms, major;
   RT_TRY(cudaGetDevice(&dev));
   RT_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  RT_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   const int pair_grid = min(plan.stride, 8 * sms);
+  const int chained = RT_CFG_PDL && major >= 9; // every launch after the first
 
-  rt_count<<<plan.nb, RT_CT>>>(scene, width, height, plan.tiles_x, plan.tiles_y, plan.cap, rec, boff, edges);
-  RT_TRY(cudaGetLastError());
-  rt_scan_counts<<<1, 1024>>>(boff, plan.nb, plan.cap, ctrl, estart);
-  RT_TRY(cudaGetLastError());
-  rt_emit<<<pair_grid, RT_CT>>>(scene, width, height, plan.tiles_x, plan.tiles_y, boff, estart, ctrl, edges,
-                                keys[0], vals[0], hist, plan.stride);
-  RT_TRY(cudaGetLastError());
+  RT_TRY(rt_launch(0, rt_count, plan.nb, RT_CT, 0, scene, width, height, plan.tiles_x, plan.tiles_y, plan.cap, rec,
+                   boff, edges));
+  RT_TRY(rt_launch(chained, rt_scan_counts, 1, 1024, 0, boff, plan.nb, plan.cap, ctrl, estart));
+  RT_TRY(rt_launch(chained, rt_emit, pair_grid, RT_CT, 0, scene, width, height, plan.tiles_x, plan.tiles_y,
+                   (const int *)boff, (const int *)estart, (const int *)ctrl, (const float *)edges, keys[0], vals[0],
+                   hist, plan.stride));
   int cur = 0; // the buffer that holds the pairs
   for (int pass = 0; pass < plan.passes; pass++) {
-    if (pass > 0) {
-      rt_hist<<<pair_grid, RT_PT>>>(keys[cur], hist, plan.stride, ctrl, RT_DIGIT * pass);
-      RT_TRY(cudaGetLastError());
-    }
-    rt_row_scan<<<RT_BUCKETS, 256>>>(hist, plan.stride, ctrl, rowtot);
-    RT_TRY(cudaGetLastError());
-    rt_scatter<<<pair_grid, RT_PT>>>(keys[cur], vals[cur], keys[cur ^ 1], vals[cur ^ 1], hist, plan.stride, rowtot,
-                                     ctrl, RT_DIGIT * pass);
-    RT_TRY(cudaGetLastError());
+    if (pass > 0)
+      RT_TRY(rt_launch(chained, rt_hist, pair_grid, RT_PT, 0, (const unsigned *)keys[cur], hist, plan.stride,
+                       (const int *)ctrl, RT_DIGIT * pass));
+    RT_TRY(rt_launch(chained, rt_row_scan, RT_BUCKETS, 256, 0, hist, plan.stride, (const int *)ctrl, rowtot));
+    RT_TRY(rt_launch(chained, rt_scatter, pair_grid, RT_PT, 0, (const unsigned *)keys[cur], (const unsigned *)vals[cur],
+                     keys[cur ^ 1], vals[cur ^ 1], (const int *)hist, plan.stride, (const int *)rowtot,
+                     (const int *)ctrl, RT_DIGIT * pass));
     cur ^= 1;
   }
-  rt_bounds<<<min((plan.cap + 1 + 4 * 256 - 1) / (4 * 256), 8 * sms), 256>>>(keys[cur], ctrl, plan.tiles, start);
-  RT_TRY(cudaGetLastError());
+  RT_TRY(rt_launch(chained, rt_bounds, min((plan.cap + 1 + 4 * 256 - 1) / (4 * 256), 8 * sms), 256, 0,
+                   (const unsigned *)keys[cur], (const int *)ctrl, plan.tiles, start));
 
-  rp.list_mode = 1, rp.tiles_x = plan.tiles_x;
+  rp.list_mode = 1, rp.small = 0, rp.tiles_x = plan.tiles_x;
   rp.rec = rec, rp.start = start, rp.list = vals[cur], rp.ctrl = ctrl;
   const int threads = RT_TILE * RT_TILE / 4;
-  render_image<<<plan.tiles, threads, 2 * RT_K * threads * sizeof(float4)>>>(rp);
-  return cudaGetLastError();
+  return rt_launch(chained, render_image, plan.tiles, threads, 2 * RT_K * threads * sizeof(float4), rp);
 }
