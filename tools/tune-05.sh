@@ -9,7 +9,8 @@
 # A VARIANT is one or more settings joined by '-': twN (the small path's tile
 # side, 16 or 32), smallN (the most circles drawn by the small path), mbN
 # (render_image's blocks an SM), kN (circles a thread stages a chunk) and
-# pdl0 / pdl1 (programmatic dependent launches on the list path); atREV builds
+# pdl0 / pdl1 / pdl2 (programmatic dependent launches on the list path: off,
+# on, on with each grid's trigger only at its end); atREV builds
 # renderer.cu as it was at git revision REV (at4b1c11f: an earlier reference,
 # to measure a change beside it). `ref` is the reference's own settings, built
 # the same way: its ratios show the noise.
@@ -38,7 +39,7 @@ case ${1:-} in
           small[0-9]*) flags+=" -DRT_SMALL_N=${p#small}" ;;
           mb[0-9]*) flags+=" -DRT_MIN_BLOCKS=${p#mb}" ;;
           k[0-9]*) flags+=" -DRT_K=${p#k}" ;;
-          pdl0 | pdl1) flags+=" -DRT_CFG_PDL=${p#pdl}" ;;
+          pdl0 | pdl1 | pdl2) flags+=" -DRT_CFG_PDL=${p#pdl}" ;;
           at?*)
             src=$dir/$v.cu
             git show "${p#at}:solutions/05-renderer/renderer.cu" > "$src" ||

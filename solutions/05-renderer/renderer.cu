@@ -156,7 +156,7 @@ static __device__ __forceinline__ int rt_near(float cx, float cy, float r, float
 // no-ops on older GPUs and for a plain launch (the first kernel of a frame,
 // the small path), whose stream order already holds.
 static __device__ __forceinline__ void rt_let_next_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && RT_CFG_PDL != 2 // 2: only at the grid's end (a tuning experiment)
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
