@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 const float render_snow_ramp_table[SNOW_RAMP_LEN][3] = SNOW_RAMP_TABLE;
 
@@ -96,9 +99,12 @@ fail:
 
 /* ---------------------------------------------------------------- shading */
 
-/* Four floats, one pixel's channels (GCC and Clang vector extension: SSE on
- * x86-64, NEON on ARM, plain code elsewhere). */
+/* Four floats or four lane masks (GCC and Clang vector extension: SSE on
+ * x86-64, NEON on ARM, plain code elsewhere). Each lane does the scalar
+ * operations of one pixel, in the same order, so the bits are the scalar ones. */
 typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+enum { GROUPS = RENDER_TILE / 4 }; /* groups of 4 pixels in a tile row */
 
 typedef struct job {
   const scene *s;
@@ -124,24 +130,47 @@ static void blend(scene_mode mode, const circle *c, float d2, float *p) {
   p[3] += a;
 }
 
+static v4f pick(v4i m, v4f yes, v4f no) { return (v4f)(((v4i)yes & m) | ((v4i)no & ~m)); }
+/* Whether any lane of m is set: one instruction with SSE, four reads elsewhere. */
+static int any(v4i m) {
+#ifdef __SSE2__
+  return _mm_movemask_ps((__m128)m) != 0;
+#else
+  return (m[0] | m[1] | m[2] | m[3]) != 0;
+#endif
+}
+
 /* One tile: every pixel starts as the background; then the tile's circles, in
  * increasing index, each blended into the pixels of its box that it covers.
  * Circle after circle is the same per-pixel order as pixel after pixel, and
- * keeps the tile (16 x 16 x 4 floats) in cache while the list streams by. */
+ * keeps the tile (16 x 16 pixels, one plane a channel) in cache while the list
+ * streams by. A row of the box goes four pixels at a time: the distances, the
+ * coverage test and the flat blend run on four lanes; the snow blend (expf)
+ * and the exact edge test, in double, run per pixel on the lanes that need them. */
 static void shade_tile(const job *j, int t) {
   const scene *s = j->s;
   const bins *b = j->b;
   int w = j->img->width, h = j->img->height;
   int x0 = (t % b->tiles_x) * RENDER_TILE, y0 = (t / b->tiles_x) * RENDER_TILE;
   int nx = w - x0 < RENDER_TILE ? w - x0 : RENDER_TILE, ny = h - y0 < RENDER_TILE ? h - y0 : RENDER_TILE;
-  float px[RENDER_TILE], py[RENDER_TILE], p[RENDER_TILE][RENDER_TILE][4];
+  float py[RENDER_TILE];
+  v4f px[GROUPS], p[4][RENDER_TILE][GROUPS]; /* p[channel][row][group] */
+  v4i lane_x[GROUPS];                         /* the lanes' columns in the tile */
   uint8_t edge[RENDER_TILE][RENDER_TILE];
   int snow = s->mode == SCENE_SNOW;
-  for (int i = 0; i < nx; i++) px[i] = ((float)(x0 + i) + 0.5f) / (float)w;
+  for (int g = 0; g < GROUPS; g++)
+    for (int l = 0; l < 4; l++) {
+      px[g][l] = ((float)(x0 + 4 * g + l) + 0.5f) / (float)w;
+      lane_x[g][l] = 4 * g + l;
+    }
   for (int i = 0; i < ny; i++) py[i] = ((float)(y0 + i) + 0.5f) / (float)h;
   for (int y = 0; y < ny; y++) {
-    float g = s->mode == SCENE_SNOW ? SNOW_BG_BOTTOM + (SNOW_BG_TOP - SNOW_BG_BOTTOM) * py[y] : 1.0f;
-    for (int x = 0; x < nx; x++) p[y][x][0] = p[y][x][1] = p[y][x][2] = g, p[y][x][3] = 1.0f, edge[y][x] = 0;
+    float g = snow ? SNOW_BG_BOTTOM + (SNOW_BG_TOP - SNOW_BG_BOTTOM) * py[y] : 1.0f;
+    for (int q = 0; q < GROUPS; q++) {
+      p[0][y][q] = p[1][y][q] = p[2][y][q] = (v4f){g, g, g, g};
+      p[3][y][q] = (v4f){1.0f, 1.0f, 1.0f, 1.0f};
+    }
+    memset(edge[y], 0, sizeof edge[y]);
   }
   for (size_t k = b->start[t]; k < b->start[t + 1]; k++) {
     const circle *c = &s->c[b->idx[k]];
@@ -151,34 +180,51 @@ static void shade_tile(const job *j, int t) {
     int ya = box[2] > y0 ? box[2] - y0 : 0, yb = box[3] - y0 < ny - 1 ? box[3] - y0 : ny - 1;
     float rr = c->r * c->r;
     const float a = RENDER_ALPHA, keep = 1.0f - a;
-    const v4f add = {a * c->rgb[0], a * c->rgb[1], a * c->rgb[2], a}, mul = {keep, keep, keep, 1.0f};
+    const v4f cx = {c->x, c->x, c->x, c->x}, vrr = {rr, rr, rr, rr}, vkeep = {keep, keep, keep, keep};
+    const v4f add[3] = {{a * c->rgb[0], a * c->rgb[0], a * c->rgb[0], a * c->rgb[0]},
+                        {a * c->rgb[1], a * c->rgb[1], a * c->rgb[1], a * c->rgb[1]},
+                        {a * c->rgb[2], a * c->rgb[2], a * c->rgb[2], a * c->rgb[2]}};
+    const v4f va = {a, a, a, a};
     double lo = c->r > RENDER_EDGE_EPS ? c->r - RENDER_EDGE_EPS : 0, hi = c->r + RENDER_EDGE_EPS;
     /* The float d2 is within a few 1e-7 (relative) of the exact distance, so a
      * d2 outside the band widened by 1e-5 cannot be an edge: the exact test,
      * in double, runs only inside it. */
     float band_lo = (float)(lo * lo * (1 - 1e-5)), band_hi = (float)(hi * hi * (1 + 1e-5));
-    for (int y = ya; y <= yb; y++)
-      for (int x = xa; x <= xb; x++) {
-        float dx = px[x] - c->x, dy = py[y] - c->y;
-        float d2 = dx * dx + dy * dy;
-        if (j->mask && d2 >= band_lo && d2 <= band_hi) {
-          /* The exact distance of the two float centres, against r +- eps. */
-          double ex = (double)px[x] - c->x, ey = (double)py[y] - c->y, e2 = ex * ex + ey * ey;
-          edge[y][x] |= e2 >= lo * lo && e2 <= hi * hi;
-        }
-        if (d2 > rr) continue;
+    const v4f vlo = {band_lo, band_lo, band_lo, band_lo}, vhi = {band_hi, band_hi, band_hi, band_hi};
+    for (int y = ya; y <= yb; y++) {
+      float dy = py[y] - c->y, dy2 = dy * dy;
+      const v4f vdy2 = {dy2, dy2, dy2, dy2};
+      for (int q = xa / 4; q <= xb / 4; q++) {
+        v4i in_box = (lane_x[q] >= xa) & (lane_x[q] <= xb);
+        v4f dx = px[q] - cx, d2 = dx * dx + vdy2;
+        v4i cover = in_box & (d2 <= vrr), band = j->mask ? in_box & (d2 >= vlo) & (d2 <= vhi) : (v4i){0, 0, 0, 0};
+        if (!any(cover | band)) continue; /* most groups of a box, for a small circle */
+        if (any(band))
+          for (int l = 0; l < 4; l++) {
+            if (!band[l]) continue;
+            /* The exact distance of the two float centres, against r +- eps. */
+            double ex = (double)px[q][l] - c->x, ey = (double)py[y] - c->y, e2 = ex * ex + ey * ey;
+            edge[y][4 * q + l] |= e2 >= lo * lo && e2 <= hi * hi;
+          }
+        if (!any(cover)) continue;
         if (snow) {
-          blend(s->mode, c, d2, p[y][x]);
-        } else { /* blend()'s flat case, the four channels at once: the same operations, so the same bits */
-          v4f q;
-          memcpy(&q, p[y][x], sizeof q);
-          q = add + mul * q;
-          memcpy(p[y][x], &q, sizeof q);
+          for (int l = 0; l < 4; l++) {
+            if (!cover[l]) continue;
+            float one[4] = {p[0][y][q][l], p[1][y][q][l], p[2][y][q][l], p[3][y][q][l]};
+            blend(s->mode, c, d2[l], one);
+            for (int ch = 0; ch < 4; ch++) p[ch][y][q][l] = one[ch];
+          }
+        } else { /* blend()'s flat case on four pixels: the same operations, so the same bits */
+          for (int ch = 0; ch < 3; ch++) p[ch][y][q] = pick(cover, add[ch] + vkeep * p[ch][y][q], p[ch][y][q]);
+          p[3][y][q] = pick(cover, p[3][y][q] + va, p[3][y][q]);
         }
       }
+    }
   }
   for (int y = 0; y < ny; y++) {
-    memcpy(j->img->px + 4 * ((size_t)(y0 + y) * (size_t)w + (size_t)x0), p[y], (size_t)nx * 4 * sizeof(float));
+    float *row = j->img->px + 4 * ((size_t)(y0 + y) * (size_t)w + (size_t)x0);
+    for (int x = 0; x < nx; x++)
+      for (int ch = 0; ch < 4; ch++) row[4 * x + ch] = p[ch][y][x / 4][x % 4];
     if (j->mask) memcpy(j->mask + (size_t)(y0 + y) * (size_t)w + (size_t)x0, edge[y], (size_t)nx);
   }
 }
