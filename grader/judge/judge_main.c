@@ -232,19 +232,17 @@ static void side_open(side *d, session *s, const case_plan *p, side *first, resu
   d->ms = xmalloc((size_t)p->reps * sizeof *d->ms);
 }
 
-/* The inputs of calls call .. call + batch - 1 into the side's slots: made by
- * the case, or copied from the side that shares it and has them already. */
-static void side_inputs(side *d, uint64_t call, const side *from) {
+/* The inputs of calls call .. call + batch - 1 into the side's slots, made by
+ * the case. In a duel that shares the case, each side's are made afresh from
+ * it (the same calls, so the same inputs): copying them from the side that ran
+ * first would be single-threaded, and would hand the second side whatever the
+ * first side's process left in its slots. */
+static void side_inputs(side *d, uint64_t call) {
   for (int j = 0; j < d->p->batch; j++) {
     char *slot = d->s->shm + (size_t)j * d->w.slot_bytes;
     void *in[JUDGE_MAX_BUFS];
     for (int i = 0; i < d->c->n_in; i++) in[i] = slot + d->w.in[i].offset;
-    if (from) {
-      const char *src = from->s->shm + (size_t)j * from->w.slot_bytes;
-      for (int i = 0; i < d->c->n_in; i++) memcpy(in[i], src + from->w.in[i].offset, d->w.in[i].bytes);
-    } else {
-      d->input(d->c, call + (uint64_t)j, in);
-    }
+    d->input(d->c, call + (uint64_t)j, in);
   }
 }
 
@@ -326,13 +324,11 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
   }
   lap(PH_OPEN);
   int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
-  int shared = n_sides == 2 && d[1].c == d[0].c;
   uint64_t call = 0;
   for (int sample = 0; sample < warmup + reps; sample++, call += (uint64_t)batch) {
     for (int t = 0; t < n_sides; t++) {
       int i = n_sides == 2 && sample % 2 == 0 ? 1 - t : t; /* the reference first in even samples */
-      /* Sharing one case, the second side of the sample copies the first's inputs. */
-      side_inputs(&d[i], call, shared && t == 1 ? &d[1 - i] : NULL);
+      side_inputs(&d[i], call);
       lap(PH_INPUT);
       double ms;
       if (n_sides == 2) session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
