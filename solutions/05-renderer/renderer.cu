@@ -81,7 +81,7 @@
 #endif
 #define RT_HOLE 0x80000000u // in a list value: the circle cannot touch this tile
 #ifndef RT_CFG_PDL
-#define RT_CFG_PDL 1        // list path, compute capability 9.0 and up: programmatic dependent launches
+#define RT_CFG_PDL 1        // list path, compute capability 9.0 and up: dependent launches (0 off; 2 early)
 #endif
 #ifndef RT_MIN_BLOCKS
 #define RT_MIN_BLOCKS 4     // render_image: blocks of 256 threads an SM must fit (64 registers a thread)
@@ -143,32 +143,29 @@ static __device__ __forceinline__ int rt_near(float cx, float cy, float r, float
 }
 
 // ---------------------------------------------------------------- programmatic dependent launch
-// The list path is nine dependent kernels; between two of them the GPU drains
-// the first grid, flushes its writes and only then starts scheduling the next
+// The list path is nine dependent kernels, and between two plain launches the
+// GPU drains the first grid, flushes its writes and only then starts the next
 // one's blocks: a few microseconds a launch, about as long as a small kernel
 // runs. On compute capability 9.0 and up, render() launches every kernel after
-// the first with programmatic stream serialization: the next grid's blocks may
-// then be scheduled once every block of the one before has started and called
-// rt_let_next_start(), and each waits in rt_after_previous() until that grid
-// has finished and its memory is visible. Every kernel calls rt_after_previous()
-// before it touches global memory, so the order of reads and writes is the
-// one of plain launches; what overlaps is the launch, not the work. Both are
-// no-ops on older GPUs and for a plain launch (the first kernel of a frame,
-// the small path), whose stream order already holds.
-static __device__ __forceinline__ void rt_let_next_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && RT_CFG_PDL != 2 // 2: only at the grid's end (a tuning experiment)
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
+// the first with programmatic stream serialization: the next grid is set up
+// while the one before ends, and its blocks wait in rt_after_previous() until
+// that grid has finished and its memory is visible. Every kernel calls it
+// before it touches global memory, so reads and writes keep the order of plain
+// launches; what overlaps is the launch, not the work. It is a no-op on older
+// GPUs and after a plain launch (the first kernel of a frame, the small path).
+//
+// A grid may also let its dependent start early (griddepcontrol.launch_dependents,
+// RT_CFG_PDL 2, a tuning experiment): its blocks then wait on the SMs while the
+// grid before still runs. On the H100 that was slower than letting the
+// dependent start at the grid's end (the default, RT_CFG_PDL 1): by 2 % on
+// rand1M and 5 % on micro2M (docs/results/tuning-05-h100.txt).
 static __device__ __forceinline__ void rt_after_previous() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if RT_CFG_PDL == 2
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
-}
-// Both, at the top of a kernel of the list path.
-static __device__ __forceinline__ void rt_chain() {
-  rt_let_next_start();
-  rt_after_previous();
 }
 
 // ---------------------------------------------------------------- block-wide scan
@@ -238,7 +235,7 @@ static __device__ __forceinline__ void rt_load4(const render_scene &s, int i0, f
 // Cost: 56 bytes a circle, ~50 instructions a circle.
 static __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, int h, int tiles_x, int tiles_y,
                                                          int cap, float4 *rec, int *bsum, float *edges) {
-  rt_chain();
+  rt_after_previous();
   __shared__ float4 srec[2 * RT_CB];
   __shared__ long long ws[33];
   const int t = threadIdx.x, base = blockIdx.x * RT_CB;
@@ -279,7 +276,7 @@ static __global__ void __launch_bounds__(RT_CT) rt_count(render_scene s, int w, 
 // circle block b: estart[e] = b.
 // Cost: 8 bytes a circle block (n = 2M: 16 KB); 2 barriers a round of 4096.
 static __global__ void __launch_bounds__(1024) rt_scan_counts(int *boff, int nb, int cap, int *ctrl, int *estart) {
-  rt_chain();
+  rt_after_previous();
   __shared__ long long ws[33];
   const int t = threadIdx.x;
   long long carry = 0;
@@ -335,7 +332,7 @@ static __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, i
                                                         const int *boff, const int *estart, const int *ctrl,
                                                         const float *edges, unsigned *keys, unsigned *vals, int *hist,
                                                         int stride) {
-  rt_chain();
+  rt_after_previous();
   __shared__ int so[RT_CB], stx[RT_CB], sty[RT_CB], snx[RT_CB];
   __shared__ float sx[RT_CB], sy[RT_CB], sr[RT_CB];
   __shared__ int ws[33];
@@ -398,7 +395,7 @@ static __global__ void __launch_bounds__(RT_CT) rt_emit(render_scene s, int w, i
 // scatter adds the scan of the 64 row sums (digit-major order = sorted order).
 // Cost: 8 bytes a pair block and digit, 64 blocks.
 static __global__ void __launch_bounds__(256) rt_row_scan(int *hist, int stride, const int *ctrl, int *rowtot) {
-  rt_chain();
+  rt_after_previous();
   __shared__ int ws[33];
   int *row = hist + blockIdx.x * stride;
   const int nb = ctrl[RT_NBLOCKS], t = threadIdx.x;
@@ -442,7 +439,7 @@ static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *ke
                                                               unsigned *keys_out, unsigned *vals_out, const int *hist,
                                                               int stride, const int *rowtot, const int *ctrl,
                                                               int shift) {
-  rt_chain();
+  rt_after_previous();
   __shared__ unsigned skey[RT_PB], sval[RT_PB]; // the block's pairs, sorted by digit
   __shared__ unsigned short srank[RT_PB];       // a pair's rank within its (warp, digit)
   __shared__ int wc[RT_PT / 32][RT_BUCKETS];    // counts, then first slots, per (warp, digit)
@@ -546,7 +543,7 @@ static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *ke
 // hist[d * stride + e]. Cost: 4 bytes read a pair.
 static __global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, int *hist, int stride,
                                                         const int *ctrl, int shift) {
-  rt_chain();
+  rt_after_previous();
   __shared__ int wc[RT_PT / 32][RT_BUCKETS];
   const int t = threadIdx.x, warp = t >> 5;
   const int nblocks = ctrl[RT_NBLOCKS], pairs = ctrl[RT_PAIRS];
@@ -579,7 +576,7 @@ static __global__ void __launch_bounds__(RT_PT) rt_hist(const unsigned *keys, in
 // start[u] is the first pair of tile u, whose list is [start[u], start[u + 1]).
 // Cost: 4 bytes read a pair, 4 bytes written a tile.
 static __global__ void __launch_bounds__(256) rt_bounds(const unsigned *keys, const int *ctrl, int tiles, int *start) {
-  rt_chain();
+  rt_after_previous();
   const int pairs = ctrl[RT_PAIRS], all = gridDim.x * blockDim.x;
   for (int q0 = blockIdx.x * blockDim.x + threadIdx.x; q0 <= pairs; q0 += 4 * all) {
     int lo[4], hi[4];
@@ -741,17 +738,30 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
   const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
   const int tile = blockIdx.x, x0 = (tile % p.tiles_x) * tw, y0 = (tile / p.tiles_x) * tw;
   const int w = p.w, h = p.h;
-  const float xlo = render_pixel_centre(x0, w), xhi = render_pixel_centre(min(x0 + tw, w) - 1, w);
-  const float ylo = render_pixel_centre(y0, h), yhi = render_pixel_centre(min(y0 + tw, h) - 1, h);
   const int pxi = x0 + t % tw, pyi = y0 + t / tw;
   const float px = render_pixel_centre(pxi, w);
-  float py[4];
+  float xlo, xhi, ylo, yhi, py[4];
+  if (tw == 32) {
+    // A warp is one row segment of 32 pixels, so its tile bounds and its four
+    // rows are 8 centres it shares: lane k % 8 divides for the k-th, in one
+    // division for all 8 (an IEEE division is some 20 instructions, and the
+    // small path's tiles are short), and the warp shares them by shuffles.
+    const int k = lane & 7, last_x = min(x0 + tw, w) - 1, last_y = min(y0 + tw, h) - 1;
+    const int i = k == 0 ? x0 : k == 1 ? last_x : k == 2 ? y0 : k == 3 ? last_y : pyi + (k - 4) * rows;
+    const float c = render_pixel_centre(i, k < 2 ? w : h);
+    xlo = __shfl_sync(RT_FULL, c, 0), xhi = __shfl_sync(RT_FULL, c, 1);
+    ylo = __shfl_sync(RT_FULL, c, 2), yhi = __shfl_sync(RT_FULL, c, 3);
+#pragma unroll
+    for (int m = 0; m < 4; m++) py[m] = __shfl_sync(RT_FULL, c, 4 + m);
+  } else {
+    xlo = render_pixel_centre(x0, w), xhi = render_pixel_centre(min(x0 + tw, w) - 1, w);
+    ylo = render_pixel_centre(y0, h), yhi = render_pixel_centre(min(y0 + tw, h) - 1, h);
+#pragma unroll
+    for (int m = 0; m < 4; m++) py[m] = render_pixel_centre(pyi + m * rows, h);
+  }
   float4 pix[4];
 #pragma unroll
-  for (int m = 0; m < 4; m++) {
-    py[m] = render_pixel_centre(pyi + m * rows, h);
-    pix[m] = render_background(SNOW, py[m]);
-  }
+  for (int m = 0; m < 4; m++) pix[m] = render_background(SNOW, py[m]);
   const unsigned below = (1u << lane) - 1u;
   int parity = 0;
   for (int chunk = 0; chunk < s.n; chunk += nt * RT_K, parity ^= 1) {
@@ -768,13 +778,30 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
     // are double-buffered: the next chunk writes the other half, and the one
     // after can write this half only once every thread has passed the next A.)
     __syncthreads();
+    // Where each of my hits goes: the hits of the (round, warp) pairs before
+    // mine, in circle order (round j, then warp, then lane), plus my lane's
+    // place in its ballot. With at most 32 pairs, lane e scans pair e's count
+    // in one warp scan; otherwise each thread walks them all.
     int total = 0, slot[RT_K];
+    if (RT_K * nw <= 32) {
+      const int v = lane < RT_K * nw ? bs.counts[parity][lane / nw][lane % nw] : 0;
+      int incl = v;
 #pragma unroll
-    for (int j = 0; j < RT_K; j++)
-      for (int k = 0; k < nw; k++) {
-        if (k == warp) slot[j] = total + __popc(ballot[j] & below); // hits before mine, in circle order
-        total += bs.counts[parity][j][k];
+      for (int o = 1; o < 32; o <<= 1) {
+        const int u = __shfl_up_sync(RT_FULL, incl, o);
+        if (lane >= o) incl += u;
       }
+      total = __shfl_sync(RT_FULL, incl, 31);
+#pragma unroll
+      for (int j = 0; j < RT_K; j++) slot[j] = __shfl_sync(RT_FULL, incl - v, j * nw + warp) + __popc(ballot[j] & below);
+    } else {
+#pragma unroll
+      for (int j = 0; j < RT_K; j++)
+        for (int k = 0; k < nw; k++) {
+          if (k == warp) slot[j] = total + __popc(ballot[j] & below); // hits before mine, in circle order
+          total += bs.counts[parity][j][k];
+        }
+    }
     if (total == 0) continue; // the same for the whole block
 #pragma unroll
     for (int j = 0; j < RT_K; j++) {
@@ -809,7 +836,7 @@ extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS) render_image(rt
   extern __shared__ float4 rt_stage[];
   __shared__ rt_block_state bs;
   float4 *sgeo = rt_stage, *scol = rt_stage + RT_K * blockDim.x;
-  rt_chain(); // the list path's last launch: its lists are complete before any read
+  rt_after_previous(); // the list path's last launch: its lists are complete before any read
   const bool list = p.list_mode && !p.ctrl[RT_OVERFLOW];
   if (list) { // 64 threads
     if (p.s.snow) rt_draw_list<true>(p, bs, sgeo, scol);
@@ -883,7 +910,7 @@ size_t render_workspace(int n, int width, int height) {
   } while (0)
 
 // Launches kernel k on the default stream; with `chained`, as a programmatic
-// dependent launch (the kernel calls rt_chain() first: see the top).
+// dependent launch (the kernel calls rt_after_previous() first: see the top).
 template <typename... Params, typename... Args>
 static cudaError_t rt_launch(int chained, void (*k)(Params...), int grid, int threads, size_t smem, Args... args) {
   cudaLaunchConfig_t cfg = {};
