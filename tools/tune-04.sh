@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # tune-04.sh: try other shapes of assignment 04's reference scan on the GPU at
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
-# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_LOOKS,
-# LS_CFG_BACKOFF_NS and LS_CFG_PERSISTENT).
+# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
+# LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT and
+# LS_CFG_STREAM).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
 #   bash tools/tune-04.sh run                on the GPU host: the table
 #
-# A SHAPE is THREADSxITEMSxBLOCKS, then optionally sNS (a back-off of NS ns
-# between polls), wK (K rows of 32 tiles in each look-back window after the
-# first; without it the reference's 1) and n (no persistent blocks: one
+# A SHAPE is THREADSxITEMSxBLOCKS, then optionally r (the held tiles in a ring
+# of buffers in dynamic shared memory, not in registers: LS_CFG_RING, which
+# lets a tile pass 48 KiB, e.g. 512x24x2r, 512x32x2r or 1024x16x1r), dD (look
+# back on a tile D rounds after publishing its sum, from a ring of D + 1
+# tiles: LS_CFG_DEPTH, which implies r, e.g. 512x16x2d2), sNS (a back-off of
+# NS ns between polls), wK (K rows of 32 tiles in each look-back window after
+# the first; without it the reference's 1) and n (no persistent blocks: one
 # block a tile, as the reference was before 2026-11-23) and c (streaming,
-# evict-first loads and stores of full tiles: LS_CFG_STREAM).
+# evict-first loads and stores of full tiles: LS_CFG_STREAM), in that order.
 # 512x16x2 is the reference's own shape. The default shapes are its neighbours:
 # one block a tile, a wider window, other shapes and a back-off
-# (docs/results/tuning-04-h100.txt). `build` writes build/tune-04/
+# (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
+# they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
+# beside today's). `build` writes build/tune-04/
 # (make gpu-carry packs it); `run` duels each against a copy of the same
 # bytes at 2^24, 2^26 and 2^28 (TUNE_CASES, TUNE_REPS), every call verified,
-# after the reference's duels with the copy and with CUB.
+# after the reference's duels with the copy and with CUB; with TUNE_REPEATS=1
+# each shape's find_repeats also duels CUB's select.
 set -u
 cd "$(dirname "$0")/.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
@@ -29,23 +37,33 @@ case ${1:-} in
     shapes=${*:-512x16x2 512x16x2n 512x16x2w4 512x20x2 256x16x4 128x16x8 512x16x2s64}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
     mkdir -p "$dir"
-    for s in $shapes; do
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[sNS][wK][n][c] (e.g. 256x16x4, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
+    for spec in $shapes; do
+      # REV:SHAPE builds the shape from large_scan.cu and lookback.cuh as they were at git revision REV.
+      src=solutions/04-large-scan s=$spec name=$spec
+      if [[ $spec == *:* ]]; then
+        rev=${spec%%:*} s=${spec#*:} name=$s@$rev src=$dir/src-$rev
+        mkdir -p "$src"
+        for f in large_scan.cu lookback.cuh; do
+          git show "$rev:solutions/04-large-scan/$f" > "$src/$f" || { echo "tune-04: no solutions/04-large-scan/$f at git revision '$rev'" >&2; exit 2; }
+        done
+      fi
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
       fi
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
-      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[5]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[7]:-1}"
-      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[8]}" ] && echo 0 || echo 1)"
-      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[9]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
+      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
+      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
+      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
-      { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -Isolutions/04-large-scan \
-          -c solutions/04-large-scan/large_scan.cu -o "$dir/$s.o" &&
+      { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
+          -c "$src/large_scan.cu" -o "$dir/$name.o" &&
         "$NVCC" -O3 -std=c++17 -arch="$ARCH" -DHX_BENCH -Igrader/lib -Igrader/runner -Iassignments/04-large-scan \
-          assignments/04-large-scan/runner.cu "$dir/$s.o" build/runner/librunner.a -lpthread -o "$dir/$s"; } \
-        2> "$dir/$s.log" || { cat "$dir/$s.log" >&2; exit 1; }
-      note=; grep -q spill "$dir/$s.log" && note=" (ptxas warns of register spills)"
-      echo "tune-04: built $dir/$s$note"
+          assignments/04-large-scan/runner.cu "$dir/$name.o" build/runner/librunner.a -lpthread -o "$dir/$name"; } \
+        2> "$dir/$name.log" || { cat "$dir/$name.log" >&2; exit 1; }
+      note=; grep -q spill "$dir/$name.log" && note=" (ptxas warns of register spills)"
+      echo "tune-04: built $dir/$name$note"
     done ;;
   run)
     bench=assignments/04-large-scan/ref/bench judge=build/grader/judge
@@ -72,6 +90,7 @@ case ${1:-} in
     for b in "$dir"/*x*x*; do
       case $b in *.log | *.o) continue ;; esac
       duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
+      [ "${TUNE_REPEATS:-0}" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [THREADSxITEMSxBLOCKS[sNS][wK][n][c]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c]...] | run" >&2; exit 2 ;;
 esac

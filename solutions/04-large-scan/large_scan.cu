@@ -46,12 +46,44 @@
 #ifndef LS_CFG_MIN_BLOCKS
 #define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__)
 #endif
+
+// Two more experiments change where the single-pass kernels keep the tiles
+// they hold (the defaults are the kernels described below):
+//   LS_CFG_RING 1   the tile buffers go to dynamic shared memory, sized at the
+//                   launch, so a tile may exceed the 48 KiB that static shared
+//                   memory allows, and a held tile's results wait there rather
+//                   than in registers: a thread's registers then hold one
+//                   tile's loads, not two tiles, so 512 x 24, 512 x 32 and
+//                   1024 x 16 fit in 64 registers. The other kernels' tiles
+//                   move to dynamic shared memory too (same size, one buffer).
+//   LS_CFG_DEPTH D  (with LS_CFG_RING 1) a block looks back on a tile D rounds
+//                   after publishing its sum, not one, and holds D tiles in a
+//                   ring of D + 1 buffers: the look-back's latency is paid
+//                   once a tile either way, and a deeper ring gives the
+//                   predecessors more time to publish before anyone waits.
+#ifndef LS_CFG_RING
+#define LS_CFG_RING 0
+#endif
+#ifndef LS_CFG_DEPTH
+#define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
+#endif
+#if LS_CFG_DEPTH < 1 || (LS_CFG_DEPTH > 1 && !LS_CFG_RING)
+#error "LS_CFG_DEPTH is 1, or more with LS_CFG_RING 1"
+#endif
 enum {
   LS_THREADS = LS_CFG_THREADS,
   LS_ITEMS = LS_CFG_ITEMS,
   LS_TILE = LS_THREADS * LS_ITEMS,
   LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
   LS_WARPS = LS_THREADS / 32,
+  LS_DEPTH = LS_CFG_DEPTH,
+  LS_SLOTS = LS_DEPTH + 1, // the ring's slots: the tiles held and this round's
+  // Dynamic shared memory of each kernel, in bytes (none without the ring): the
+  // scan's ring of tiles; find_repeats's one tile (its held tiles are flags: a
+  // thread's flags and count per slot); the other kernels' one tile.
+  LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : 0,
+  LS_SMEM_REPEATS = LS_CFG_RING ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4 : 0,
+  LS_SMEM_TILE = LS_CFG_RING ? LS_TILE * 4 : 0,
 };
 
 // Returns the first CUDA error of a call or a launch to the caller.
@@ -138,26 +170,48 @@ static __device__ __forceinline__ void ls_get_striped(const uint4 *s_vec, uint4 
   for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(j * LS_THREADS + threadIdx.x)];
 }
 
+// Vector c of out's tile `base`, r plus `add`: one 16-byte store, or in a
+// partial tile the elements below `valid`.
+static __device__ __forceinline__ void ls_store_vector(unsigned *out, size_t base, int valid, int c, uint4 r,
+                                                       unsigned add) {
+  r.x += add, r.y += add, r.z += add, r.w += add;
+  if (valid == LS_TILE) {
+    LS_STORE((uint4 *)(out + base) + c, r);
+  } else {
+    int e = c * 4;
+    if (e + 0 < valid) out[base + e + 0] = r.x;
+    if (e + 1 < valid) out[base + e + 1] = r.y;
+    if (e + 2 < valid) out[base + e + 2] = r.z;
+    if (e + 3 < valid) out[base + e + 3] = r.w;
+  }
+}
+
 // Striped v, plus `add`, to out's tile `base`: a warp writes 512 contiguous
 // bytes an instruction.
 static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t base, int valid, const uint4 v[LS_VECS],
                                                         unsigned add) {
 #pragma unroll
+  for (int j = 0; j < LS_VECS; j++) ls_store_vector(out, base, valid, j * LS_THREADS + threadIdx.x, v[j], add);
+}
+
+#if LS_CFG_RING
+// The dynamic shared memory of a kernel (LS_CFG_RING): its size is the
+// launch's, LS_SMEM_SCAN, LS_SMEM_REPEATS or LS_SMEM_TILE.
+extern __shared__ uint4 ls_dynamic[];
+
+// The same from a tile's results in shared memory (LS_CFG_RING): each vector
+// goes from shared memory to out without a register array for the tile, since
+// the registers hold the next tile's loads meanwhile. The caller's barrier has
+// made every thread's ls_put_own visible.
+static __device__ __forceinline__ void ls_store_from_shared(unsigned *out, size_t base, int valid, const uint4 *s_vec,
+                                                            unsigned add) {
+#pragma unroll
   for (int j = 0; j < LS_VECS; j++) {
     int c = j * LS_THREADS + threadIdx.x;
-    uint4 r = v[j];
-    r.x += add, r.y += add, r.z += add, r.w += add;
-    if (valid == LS_TILE) {
-      LS_STORE((uint4 *)(out + base) + c, r);
-    } else {
-      int e = c * 4;
-      if (e + 0 < valid) out[base + e + 0] = r.x;
-      if (e + 1 < valid) out[base + e + 1] = r.y;
-      if (e + 2 < valid) out[base + e + 2] = r.z;
-      if (e + 3 < valid) out[base + e + 3] = r.w;
-    }
+    ls_store_vector(out, base, valid, c, s_vec[ls_swizzle(c)], add);
   }
 }
+#endif
 
 // A whole tile into v, each thread's own 16 (the kernels that keep no loads in flight).
 static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t base, int valid, uint4 *s_vec,
@@ -258,6 +312,22 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
   return flags;
 }
 
+// find_repeats: a held tile's indices out, from `prefix` on. A thread's flags
+// (bit k: element first + k repeats) and the count of the tile's flags before
+// them give each index its place in the tile's list, which is put together in
+// shared memory (`stage`, LS_TILE words, free at this point of the round) and
+// then written by consecutive threads to consecutive words: whole 32-byte
+// sectors, where writing each index from its own thread touched a sector for
+// every 4-byte index (the tiles' lists are short and scattered over threads).
+// `count`, the tile's flags, is the same in every thread; the caller's next
+// barrier ends the reads of `stage`.
+static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned prefix, unsigned before, unsigned count,
+                                                      unsigned flags, unsigned first, unsigned *stage) {
+  for (unsigned pos = before; flags; flags &= flags - 1) stage[pos++] = first + __ffs(flags) - 1;
+  __syncthreads(); // the tile's list is whole before anyone copies it
+  for (unsigned i = threadIdx.x; i < count; i += LS_THREADS) out[prefix + i] = stage[i];
+}
+
 // The single-pass kernels. Each block takes tickets until they run out (the
 // grid is what fits on the GPU at once, ls_grid), and works on two tiles at a
 // time: `tile`, whose loads are in flight, and `held`, the tile before it,
@@ -279,6 +349,7 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
 // would wait on the slowest of its predecessors' blocks. Per tile: 8192
 // elements read once (16-byte loads); for a scan, 8192 written once; one
 // status slot written twice; the look-back reads 32 slots per window row.
+#if !LS_CFG_RING
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
@@ -331,9 +402,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       if (op == LS_SCAN) {
         ls_store_striped(out, base, ls_valid(n, base), r, s_prefix);
       } else {
-        // Scatter: each flagged element's index goes to its position in the scan.
-        unsigned pos = s_prefix + held_before, first = (unsigned)(base + (size_t)t * LS_ITEMS);
-        for (; held_flags; held_flags &= held_flags - 1) out[pos++] = first + __ffs(held_flags) - 1;
+        ls_put_repeats(out, s_prefix, held_before, held_sum, held_flags, (unsigned)(base + (size_t)t * LS_ITEMS),
+                       (unsigned *)s_vec);
       }
     }
     if (op == LS_SCAN && tile < tiles) ls_get_striped(s_vec, r);
@@ -342,6 +412,127 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
     tile = next;
   }
 }
+#else
+// The same kernels with LS_CFG_RING 1: a block holds LS_DEPTH tiles, not one,
+// and keeps them in shared memory, not in registers. The tiles a block works
+// on go round a ring of LS_SLOTS = LS_DEPTH + 1 slots, one slot a round: the
+// round's tile takes slot `slot`, and the oldest held tile, `held`, whose sum
+// went out LS_DEPTH rounds ago, is in the next slot, `old`, which the round
+// empties for the next round's tile. A slot holds its tile's id (s_held; at
+// or past `tiles` when that round had no tile) and sum (s_sum), and for a
+// scan the tile's results, in the slot's own tile buffer. find_repeats has a
+// single tile buffer, since a tile needs it only until its flags are known:
+// its slots hold each thread's flags and the count of the tile's flags before
+// the thread's own (s_flags, s_before; each thread reads and writes only its
+// own words there, so they need no barrier). Each round:
+//   1. thread 0 takes the next ticket while the tile's loads are in flight;
+//   2. the tile goes through its buffer to the threads' registers and is
+//      scanned in the block, thread 0 publishes its sum at once, and the
+//      tile's results go to its slot;
+//   3. the next tile's loads are issued into the registers the tile used, the
+//      only tile-sized registers a thread has, in flight during 4 and 5;
+//   4. warp 0 looks back for `held`, if the slot holds a tile;
+//   5. held's results, plus its prefix, go out from slot `old`.
+// Once the tickets have run out, rounds without a tile go on until every held
+// tile has gone out (held_n counts them); the slots of a block that took
+// fewer tiles than LS_SLOTS, or of the rounds before its first tile was
+// LS_DEPTH rounds old, are empty.
+//
+// No block waits forever, at any depth. A block waits only in step 4, for the
+// look-back of its oldest held tile, which waits only for tiles with smaller
+// ids to publish something. Such a tile's ticket was taken before, so its
+// block is running (or done); and that block publishes the tile's sum in the
+// tile's first round, having waited before it only in the look-backs of its
+// own earlier tiles, whose ids are smaller still. So by induction on the id,
+// from tile 0 (whose sum is its PREFIX, published at once), every tile
+// publishes its sum and then its prefix, and every look-back ends. The
+// barriers wait only for the block's own threads, which all run the same
+// rounds: tile, held and held_n are the same in every thread.
+//
+// Shared memory: slot `old` of round k is slot `slot` of round k + 1. Its last
+// reads in round k (s_held at the round's start, s_sum in 4, the results in
+// 5) come before the round's last barrier, and its first writes in round k + 1
+// after it. What round k writes to slot `slot` is read in round k + LS_DEPTH,
+// after at least round k's last barrier. s_warp, s_next, s_prefix and
+// find_repeats's tile buffer are used as in the kernel above.
+static_assert(LS_SLOTS <= LS_THREADS, "thread s empties slot s");
+static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
+  // Dynamic (LS_SMEM_SCAN, LS_SMEM_REPEATS): a scan's LS_SLOTS tile buffers, or
+  // find_repeats's one, then its flags and counts, LS_THREADS words a slot.
+  uint4 *s_tiles = ls_dynamic;
+  unsigned *s_flags = (unsigned *)(ls_dynamic + LS_TILE / 4), *s_before = s_flags + LS_SLOTS * LS_THREADS;
+  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix, s_held[LS_SLOTS], s_sum[LS_SLOTS];
+  __shared__ ls_tickets s_tickets;
+  ls_header *h = (ls_header *)work;
+  unsigned *slots = (unsigned *)(h + 1);
+  int t = threadIdx.x;
+  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
+  if (t < LS_SLOTS) s_held[t] = tiles; // every slot starts empty
+  __syncthreads(); // the first tile, the call's tickets and the empty slots are in shared memory before any read
+  unsigned tile = s_first, epoch = s_tickets.epoch;
+  int slot = 0, held_n = 0; // this round's slot; the tiles held
+  uint4 v[LS_VECS];         // the tile's loads
+  unsigned after = 0;
+  if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
+  while (tile < tiles || held_n > 0) {
+    int old = slot == LS_DEPTH ? 0 : slot + 1; // the oldest held tile's slot
+    unsigned held = s_held[old], next = tiles;
+    if (t == 0) s_held[slot] = tile; // at or past `tiles`: none
+    if (tile < tiles) {
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
+      size_t base = (size_t)tile * LS_TILE;
+      uint4 *s_vec = s_tiles + (op == LS_SCAN ? slot : 0) * (LS_TILE / 4);
+      ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
+      next = s_next;
+      unsigned mine, flags = 0, sum;
+      if (op == LS_REPEATS) {
+        unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
+        flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
+        mine = __popc(flags);
+      } else {
+        mine = ls_thread_total(v);
+      }
+      unsigned before = ls_block_exclusive(mine, s_warp, &sum);
+      if (t == 0) {
+        ls_publish_aggregate(layout, slots, tile, epoch, sum);
+        s_sum[slot] = sum;
+      }
+      if (op == LS_SCAN) {
+        ls_thread_exclusive(v, before);
+        ls_put_own(s_vec, v);
+      } else {
+        s_flags[slot * LS_THREADS + t] = flags;
+        s_before[slot * LS_THREADS + t] = before;
+      }
+      if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
+    }
+    if (held < tiles && t < 32) { // 4
+      unsigned held_sum = s_sum[old];
+      unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
+      if (t == 0) {
+        s_prefix = prefix;
+        if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
+      }
+    }
+    __syncthreads(); // held's prefix is in shared memory before anyone reads it
+    if (held < tiles) { // 5
+      size_t base = (size_t)held * LS_TILE;
+      if (op == LS_SCAN) {
+        ls_store_from_shared(out, base, ls_valid(n, base), s_tiles + old * (LS_TILE / 4), s_prefix);
+      } else {
+        ls_put_repeats(out, s_prefix, s_before[old * LS_THREADS + t], s_sum[old], s_flags[old * LS_THREADS + t],
+                       (unsigned)(base + (size_t)t * LS_ITEMS), (unsigned *)s_tiles);
+      }
+    }
+    __syncthreads(); // slot `old`, s_prefix and s_next are read before the next round rewrites them
+    held_n += (tile < tiles) - (held < tiles);
+    slot = old;
+    tile = next;
+  }
+}
+#endif
 
 // At most 64 registers a thread, so LS_CFG_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
@@ -363,7 +554,11 @@ static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indice
 // writes the tile's sum to sums[b] when sums is given. 8192 read, 8192 written.
 static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
                                                const unsigned *carry) {
+#if LS_CFG_RING
+  uint4 *s_vec = ls_dynamic; // LS_SMEM_TILE bytes
+#else
   __shared__ uint4 s_vec[LS_TILE / 4];
+#endif
   __shared__ unsigned s_warp[LS_WARPS];
   size_t base = (size_t)blockIdx.x * LS_TILE;
   int valid = ls_valid(n, base);
@@ -378,7 +573,11 @@ static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out
 
 // Block b writes the sum of tile b to sums[b]: 8192 read, 4 bytes written.
 static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, unsigned *sums) {
+#if LS_CFG_RING
+  uint4 *s_vec = ls_dynamic; // LS_SMEM_TILE bytes
+#else
   __shared__ uint4 s_vec[LS_TILE / 4];
+#endif
   __shared__ unsigned s_warp[LS_WARPS];
   size_t base = (size_t)blockIdx.x * LS_TILE;
   int valid = ls_valid(n, base);
@@ -430,19 +629,44 @@ size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED)
 
 static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 
-// The grid of a single-pass kernel for `tiles` tiles: as many blocks as fit on
-// the GPU at once (asked once per kernel and device), or one a tile when
-// LS_CFG_PERSISTENT is 0 (a tuning experiment).
+// With LS_CFG_RING 1, lets `kernel` take `bytes` of dynamic shared memory,
+// which past 48 KiB a kernel may only after it has asked: once per kernel and
+// device (the attribute belongs to the device's copy of the kernel), before
+// its occupancy is asked or it is launched. Without the ring, nothing to do.
+static cudaError_t ls_allow_smem(const void *kernel, size_t bytes) {
+#if !LS_CFG_RING
+  (void)kernel, (void)bytes;
+  return cudaSuccess;
+#else
+  static struct {
+    const void *kernel;
+    int device;
+  } done[16];
+  int device, i;
+  LS_TRY(cudaGetDevice(&device));
+  for (i = 0; i < 16 && done[i].kernel; i++)
+    if (done[i].kernel == kernel && done[i].device == device) return cudaSuccess;
+  LS_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  if (i < 16) done[i].kernel = kernel, done[i].device = device; // else asked again next time: no harm
+  return cudaSuccess;
+#endif
+}
+
+// The grid of a single-pass kernel for `tiles` tiles, whose blocks take `smem`
+// bytes of dynamic shared memory: as many blocks as fit on the GPU at once
+// (asked once per kernel and device), or one a tile when LS_CFG_PERSISTENT is
+// 0 (a tuning experiment).
 #ifndef LS_CFG_PERSISTENT
 #define LS_CFG_PERSISTENT 1
 #endif
-static cudaError_t ls_grid(const void *kernel, unsigned tiles, unsigned *grid) {
+static cudaError_t ls_grid(const void *kernel, size_t smem, unsigned tiles, unsigned *grid) {
   static struct {
     const void *kernel;
     int device;
     unsigned blocks;
   } known[8];
   *grid = tiles;
+  LS_TRY(ls_allow_smem(kernel, smem));
   if (!LS_CFG_PERSISTENT) return cudaSuccess;
   int device, sms, per_sm;
   LS_TRY(cudaGetDevice(&device));
@@ -452,7 +676,7 @@ static cudaError_t ls_grid(const void *kernel, unsigned tiles, unsigned *grid) {
       return cudaSuccess;
     }
   LS_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LS_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, LS_THREADS, 0));
+  LS_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, LS_THREADS, smem));
   unsigned blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
   for (int i = 0; i < 8; i++)
     if (!known[i].kernel) {
@@ -471,11 +695,11 @@ static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *ou
     return cudaErrorInvalidValue;
   unsigned tiles = (unsigned)ls_tiles(n), grid;
   if (layout == LS_PACKED) {
-    LS_TRY(ls_grid((const void *)ls_scan_packed, tiles, &grid));
-    ls_scan_packed<<<grid, LS_THREADS>>>(in, out, n, tiles, tiles + grid, work);
+    LS_TRY(ls_grid((const void *)ls_scan_packed, LS_SMEM_SCAN, tiles, &grid));
+    ls_scan_packed<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
   } else {
-    LS_TRY(ls_grid((const void *)ls_scan_acq_rel, tiles, &grid));
-    ls_scan_acq_rel<<<grid, LS_THREADS>>>(in, out, n, tiles, tiles + grid, work);
+    LS_TRY(ls_grid((const void *)ls_scan_acq_rel, LS_SMEM_SCAN, tiles, &grid));
+    ls_scan_acq_rel<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
   }
   return cudaGetLastError();
 }
@@ -496,7 +720,8 @@ cudaError_t exclusive_scan_hierarchical(const unsigned *d_in, unsigned *d_out, s
     return cudaErrorInvalidValue;
   unsigned tiles = (unsigned)ls_tiles(n);
   unsigned *sums = (unsigned *)d_work;
-  ls_scan_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, tiles > 1 ? sums : NULL, NULL);
+  LS_TRY(ls_allow_smem((const void *)ls_scan_tiles, LS_SMEM_TILE));
+  ls_scan_tiles<<<tiles, LS_THREADS, LS_SMEM_TILE>>>(d_in, d_out, n, tiles > 1 ? sums : NULL, NULL);
   LS_TRY(cudaGetLastError());
   if (tiles == 1) return cudaSuccess;
   LS_TRY(exclusive_scan_hierarchical(sums, sums, tiles, sums + ((tiles + 3) & ~3u)));
@@ -513,11 +738,13 @@ cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_ou
   unsigned tiles = (unsigned)ls_tiles(n);
   unsigned *sums = (unsigned *)d_work;
   if (tiles > 1) {
-    ls_reduce_tiles<<<tiles, LS_THREADS>>>(d_in, n, sums);
+    LS_TRY(ls_allow_smem((const void *)ls_reduce_tiles, LS_SMEM_TILE));
+    ls_reduce_tiles<<<tiles, LS_THREADS, LS_SMEM_TILE>>>(d_in, n, sums);
     LS_TRY(cudaGetLastError());
     LS_TRY(exclusive_scan_hierarchical(sums, sums, tiles, sums + ((tiles + 3) & ~3u)));
   }
-  ls_scan_tiles<<<tiles, LS_THREADS>>>(d_in, d_out, n, NULL, tiles > 1 ? sums : NULL);
+  LS_TRY(ls_allow_smem((const void *)ls_scan_tiles, LS_SMEM_TILE));
+  ls_scan_tiles<<<tiles, LS_THREADS, LS_SMEM_TILE>>>(d_in, d_out, n, NULL, tiles > 1 ? sums : NULL);
   return cudaGetLastError();
 }
 
@@ -525,7 +752,7 @@ cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, un
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
   unsigned tiles = (unsigned)ls_tiles(n), grid;
-  LS_TRY(ls_grid((const void *)ls_repeats, tiles, &grid));
-  ls_repeats<<<grid, LS_THREADS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
+  LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, tiles, &grid));
+  ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
 }
