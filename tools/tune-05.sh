@@ -8,7 +8,8 @@
 #
 # A VARIANT is one or more settings joined by '-': twN (the small path's tile
 # side, 16 or 32), smallN (the most circles drawn by the small path), mbN
-# (render_image's blocks an SM), kN (circles a thread stages a chunk) and
+# (render_image's blocks an SM), kN (circles a thread stages a chunk), skN
+# (the same on the small path only) and
 # pdl0 / pdl1 / pdl2 (programmatic dependent launches on the list path: off;
 # on, the default; on with each grid letting the next start early); atREV builds
 # renderer.cu as it was at git revision REV (at4b1c11f: an earlier reference,
@@ -39,12 +40,13 @@ case ${1:-} in
           small[0-9]*) flags+=" -DRT_SMALL_N=${p#small}" ;;
           mb[0-9]*) flags+=" -DRT_MIN_BLOCKS=${p#mb}" ;;
           k[0-9]*) flags+=" -DRT_K=${p#k}" ;;
+          sk[0-9]*) flags+=" -DRT_SMALL_K=${p#sk}" ;;
           pdl0 | pdl1 | pdl2) flags+=" -DRT_CFG_PDL=${p#pdl}" ;;
           at?*)
             src=$dir/$v.cu
             git show "${p#at}:solutions/05-renderer/renderer.cu" > "$src" ||
               { echo "tune-05: no renderer.cu at git revision '${p#at}'" >&2; exit 2; } ;;
-          *) echo "tune-05: '$p' of '$v' is not twN (16, 32), smallN, mbN, kN, pdl0, pdl1, pdl2, atREV or ref" >&2; exit 2 ;;
+          *) echo "tune-05: '$p' of '$v' is not twN (16, 32), smallN, mbN, kN, skN, pdl0, pdl1, pdl2, atREV or ref" >&2; exit 2 ;;
         esac
       done
       # shellcheck disable=SC2086
@@ -83,5 +85,5 @@ case ${1:-} in
               f["median_ms"] / rms, f["ok"] == 1 && rok == 1 ? "" : "  WRONG"; next}
           {print "  " $0}'
     done ;;
-  *) echo "usage: tools/tune-05.sh build [VARIANT...] | run [VARIANT...]   (VARIANT: settings joined by '-': twN smallN mbN kN pdl0 pdl1 pdl2 atREV ref)" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-05.sh build [VARIANT...] | run [VARIANT...]   (VARIANT: settings joined by '-': twN smallN mbN kN skN pdl0 pdl1 pdl2 atREV ref)" >&2; exit 2 ;;
 esac

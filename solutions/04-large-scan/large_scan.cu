@@ -321,8 +321,20 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
 // every 4-byte index (the tiles' lists are short and scattered over threads).
 // `count`, the tile's flags, is the same in every thread; the caller's next
 // barrier ends the reads of `stage`.
+//
+// That is LS_CFG_STAGE 1, a tuning experiment; by default (0) each thread
+// writes its own indices straight to out, which was faster on the H100 in
+// spite of the partial sectors (tuning-04-h100.txt: 3-4 % at 512 x 16): the
+// staging costs a barrier a round, and the lists are short (1 in 16 elements).
+#ifndef LS_CFG_STAGE
+#define LS_CFG_STAGE 0
+#endif
 static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned prefix, unsigned before, unsigned count,
                                                       unsigned flags, unsigned first, unsigned *stage) {
+  if (!LS_CFG_STAGE) {
+    for (unsigned pos = prefix + before; flags; flags &= flags - 1) out[pos++] = first + __ffs(flags) - 1;
+    return;
+  }
   for (unsigned pos = before; flags; flags &= flags - 1) stage[pos++] = first + __ffs(flags) - 1;
   __syncthreads(); // the tile's list is whole before anyone copies it
   for (unsigned i = threadIdx.x; i < count; i += LS_THREADS) out[prefix + i] = stage[i];

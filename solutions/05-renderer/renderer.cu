@@ -67,7 +67,13 @@
 #endif
 #define RT_SMALL_NT (RT_SMALL_TW * RT_SMALL_TW / 4) // small path: threads a block (4 pixels each)
 #define RT_TILE 16          // list path: tile side in pixels (64 threads a block)
+#ifndef RT_K
 #define RT_K 4              // circles a thread stages per chunk (render_image)
+#endif
+#ifndef RT_SMALL_K
+#define RT_SMALL_K RT_K     // the same, on the small path
+#endif
+#define RT_KMAX (RT_K > RT_SMALL_K ? RT_K : RT_SMALL_K)
 #define RT_CT 256           // threads of rt_count and rt_emit
 #define RT_CPT 4            // circles a thread of rt_count takes
 #define RT_CB (RT_CT * RT_CPT) // circles per circle block (rt_count, rt_emit)
@@ -168,28 +174,30 @@ static __device__ __forceinline__ void rt_after_previous() {
 #endif
 }
 
+// ---------------------------------------------------------------- warp-wide scan
+// Inclusive scan of v over the warp's 32 lanes (all of them call it).
+template <typename T> static __device__ __forceinline__ T rt_warp_inclusive(T v) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const T u = __shfl_up_sync(RT_FULL, v, o);
+    if (lane >= o) v += u;
+  }
+  return v;
+}
+
 // ---------------------------------------------------------------- block-wide scan
 // Exclusive scan of v over the block (blockDim.x a multiple of 32, at most
 // 1024); *total gets the sum. ws: 33 T of shared memory. Ends with a barrier
 // after its last read of ws, so ws may be reused at once.
 template <typename T> static __device__ __forceinline__ T rt_block_scan(T v, T *ws, T *total) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-  T incl = v;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const T u = __shfl_up_sync(RT_FULL, incl, o);
-    if (lane >= o) incl += u;
-  }
+  const T incl = rt_warp_inclusive(v);
   if (lane == 31) ws[warp] = incl;
   __syncthreads();
   if (warp == 0) {
     const T w = lane < nw ? ws[lane] : (T)0;
-    T wi = w;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const T u = __shfl_up_sync(RT_FULL, wi, o);
-      if (lane >= o) wi += u;
-    }
+    const T wi = rt_warp_inclusive(w);
     if (lane < nw) ws[lane] = wi - w; // exclusive, per warp
     if (lane == 31) ws[32] = wi;      // the block's total
   }
@@ -452,12 +460,7 @@ static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *ke
   if (blockIdx.x >= nblocks) return; // uniform; nblocks = 0 on overflow
   if (warp == 0) { // digit starts: exclusive scan of the 64 row sums, two a lane
     const int a = rowtot[2 * lane], b = rowtot[2 * lane + 1];
-    int incl = a + b;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const int u = __shfl_up_sync(RT_FULL, incl, o);
-      if (lane >= o) incl += u;
-    }
+    const int incl = rt_warp_inclusive(a + b);
     digit_start[2 * lane] = incl - a - b;
     digit_start[2 * lane + 1] = incl - b;
   }
@@ -496,12 +499,7 @@ static __global__ void __launch_bounds__(RT_PT, 3) rt_scatter(const unsigned *ke
       int sum = 0;
 #pragma unroll
       for (int k = 0; k < RT_PT / 32; k++) sum += wc[k][t];
-      int incl = sum;
-#pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        const int u = __shfl_up_sync(RT_FULL, incl, o);
-        if (lane >= o) incl += u;
-      }
+      const int incl = rt_warp_inclusive(sum);
       local_start[t] = incl - sum;
       if (t == 31) low_total = incl; // digits 0 .. 31
     }
@@ -611,7 +609,7 @@ struct rt_params {
 
 // Shared state of a block besides the staged circles.
 struct rt_block_state {
-  int counts[2][RT_K][8];       // all mode: hits per (round j, warp) of a chunk, double-buffered by chunk parity
+  int counts[2][RT_KMAX][8];    // all mode: hits per (round j, warp) of a chunk, double-buffered by chunk parity
   float band_lo[2], band_hi[2]; // list mode: pixel-centre rows of each warp's band
   int band_ok[2];               // list mode: the band has a row inside the image
 };
@@ -729,7 +727,7 @@ static __device__ __forceinline__ void rt_draw_list(const rt_params &p, rt_block
 // Cost per tile: 12 bytes a circle read (from L2 after the first tiles) and
 // ~15 instructions to test it; ~20 a hit and warp to test 4 pixels, ~10 a
 // blended pixel; 16 bytes a pixel written.
-template <int SNOW_MODE, int NT> // SNOW_MODE 0: normal, 1: snow, 2: p.s.snow (decided at run time)
+template <int SNOW_MODE, int NT, int K> // SNOW_MODE 0: normal, 1: snow, 2: p.s.snow (decided at run time)
 static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_state &bs, float4 *sgeo,
                                                    float4 *scol) {
   const render_scene &s = p.s;
@@ -764,10 +762,10 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
   for (int m = 0; m < 4; m++) pix[m] = render_background(SNOW, py[m]);
   const unsigned below = (1u << lane) - 1u;
   int parity = 0;
-  for (int chunk = 0; chunk < s.n; chunk += nt * RT_K, parity ^= 1) {
-    unsigned ballot[RT_K];
+  for (int chunk = 0; chunk < s.n; chunk += nt * K, parity ^= 1) {
+    unsigned ballot[K];
 #pragma unroll
-    for (int j = 0; j < RT_K; j++) {
+    for (int j = 0; j < K; j++) {
       const int c = chunk + j * nt + t;
       const int hit = c < s.n && rt_near(__ldg(&s.x[c]), __ldg(&s.y[c]), __ldg(&s.r[c]), xlo, xhi, ylo, yhi);
       ballot[j] = __ballot_sync(RT_FULL, hit);
@@ -780,31 +778,40 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
     __syncthreads();
     // Where each of my hits goes: the hits of the (round, warp) pairs before
     // mine, in circle order (round j, then warp, then lane), plus my lane's
-    // place in its ballot. With at most 32 pairs, lane e scans pair e's count
-    // in one warp scan; otherwise each thread walks them all.
-    int total = 0, slot[RT_K];
-    if (RT_K * nw <= 32) {
-      const int v = lane < RT_K * nw ? bs.counts[parity][lane / nw][lane % nw] : 0;
-      int incl = v;
-#pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        const int u = __shfl_up_sync(RT_FULL, incl, o);
-        if (lane >= o) incl += u;
-      }
+    // place in its ballot. With at most 32 pairs lane e scans pair e's count
+    // in one warp scan, with at most 64 lane e pairs 2e and 2e + 1; with more
+    // each thread walks them all.
+    int total = 0, slot[K];
+    if (K * nw <= 32) { // lane e scans pair e
+      const int v = lane < K * nw ? bs.counts[parity][lane / nw][lane % nw] : 0;
+      const int incl = rt_warp_inclusive(v);
       total = __shfl_sync(RT_FULL, incl, 31);
 #pragma unroll
-      for (int j = 0; j < RT_K; j++) slot[j] = __shfl_sync(RT_FULL, incl - v, j * nw + warp) + __popc(ballot[j] & below);
+      for (int j = 0; j < K; j++) slot[j] = __shfl_sync(RT_FULL, incl - v, j * nw + warp) + __popc(ballot[j] & below);
+    } else if (K * nw <= 64) {
+      // Lane l scans pairs 2l and 2l + 1 (pair e: round e / nw, warp e % nw).
+      const int e0 = 2 * lane, e1 = e0 + 1;
+      const int v0 = e0 < K * nw ? bs.counts[parity][e0 / nw][e0 % nw] : 0;
+      const int v1 = e1 < K * nw ? bs.counts[parity][e1 / nw][e1 % nw] : 0;
+      const int incl = rt_warp_inclusive(v0 + v1);
+      total = __shfl_sync(RT_FULL, incl, 31);
+      const int excl0 = incl - v0 - v1, excl1 = incl - v1; // before pair 2l, before pair 2l + 1
+#pragma unroll
+      for (int j = 0; j < K; j++) {
+        const int e = j * nw + warp;
+        const int a = __shfl_sync(RT_FULL, excl0, e >> 1), b = __shfl_sync(RT_FULL, excl1, e >> 1);
+        slot[j] = (e & 1 ? b : a) + __popc(ballot[j] & below);
+      }
     } else {
 #pragma unroll
-      for (int j = 0; j < RT_K; j++)
+      for (int j = 0; j < K; j++)
         for (int k = 0; k < nw; k++) {
           if (k == warp) slot[j] = total + __popc(ballot[j] & below); // hits before mine, in circle order
           total += bs.counts[parity][j][k];
         }
     }
-    if (total == 0) continue; // the same for the whole block
 #pragma unroll
-    for (int j = 0; j < RT_K; j++) {
+    for (int j = 0; j < K; j++) {
       if (!(ballot[j] >> lane & 1u)) continue;
       const int i = chunk + j * nt + t; // reloaded (L1) rather than held across the barrier
       sgeo[slot[j]] = make_float4(__ldg(&s.x[i]), __ldg(&s.y[i]), __ldg(&s.r[i]), 0.0f);
@@ -835,17 +842,17 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
 extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS) render_image(rt_params p) {
   extern __shared__ float4 rt_stage[];
   __shared__ rt_block_state bs;
-  float4 *sgeo = rt_stage, *scol = rt_stage + RT_K * blockDim.x;
+  float4 *sgeo = rt_stage, *scol = rt_stage + (p.small ? RT_SMALL_K : RT_K) * blockDim.x;
   rt_after_previous(); // the list path's last launch: its lists are complete before any read
   const bool list = p.list_mode && !p.ctrl[RT_OVERFLOW];
   if (list) { // 64 threads
     if (p.s.snow) rt_draw_list<true>(p, bs, sgeo, scol);
     else rt_draw_list<false>(p, bs, sgeo, scol);
   } else if (p.small) { // the small path
-    if (p.s.snow) rt_draw_all<1, RT_SMALL_NT>(p, bs, sgeo, scol);
-    else rt_draw_all<0, RT_SMALL_NT>(p, bs, sgeo, scol);
+    if (p.s.snow) rt_draw_all<1, RT_SMALL_NT, RT_SMALL_K>(p, bs, sgeo, scol);
+    else rt_draw_all<0, RT_SMALL_NT, RT_SMALL_K>(p, bs, sgeo, scol);
   } else { // the list path's launch after an overflow (64 threads): correct, not fast
-    rt_draw_all<2, 64>(p, bs, sgeo, scol);
+    rt_draw_all<2, 64, RT_K>(p, bs, sgeo, scol);
   }
 }
 
@@ -931,7 +938,7 @@ cudaError_t render(render_scene scene, int width, int height, float4 *d_image, v
   if (!plan.lists || !d_work) { // the small path: every tile tests every circle
     rp.list_mode = 0, rp.small = 1, rp.tiles_x = (width + RT_SMALL_TW - 1) / RT_SMALL_TW;
     const int tiles = rp.tiles_x * ((height + RT_SMALL_TW - 1) / RT_SMALL_TW);
-    return rt_launch(0, render_image, tiles, RT_SMALL_NT, 2 * RT_K * RT_SMALL_NT * sizeof(float4), rp);
+    return rt_launch(0, render_image, tiles, RT_SMALL_NT, 2 * RT_SMALL_K * RT_SMALL_NT * sizeof(float4), rp);
   }
   char *ws = (char *)d_work;
   int *ctrl = (int *)(ws + plan.ctrl), *boff = (int *)(ws + plan.boff), *estart = (int *)(ws + plan.estart);
