@@ -312,6 +312,21 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
   return flags;
 }
 
+// Step 4 of a round (both versions of the loop below): when the block holds a
+// tile (`held` below `tiles`), warp 0 looks back for it and thread 0 puts the
+// sum of every earlier tile in *s_prefix; for find_repeats the last tile's
+// block also writes the count. held_sum is the held tile's own sum.
+static __device__ __forceinline__ void ls_look_back_held(int op, int layout, unsigned *slots, unsigned held,
+                                                         unsigned tiles, unsigned epoch, unsigned held_sum,
+                                                         unsigned *s_prefix, unsigned *count) {
+  if (held >= tiles || threadIdx.x >= 32) return;
+  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
+  if (threadIdx.x == 0) {
+    *s_prefix = prefix;
+    if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
+  }
+}
+
 // find_repeats: a held tile's indices out, from `prefix` on. A thread's flags
 // (bit k: element first + k repeats) and the count of the tile's flags before
 // them give each index its place in the tile's list, which is put together in
@@ -331,13 +346,14 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
 #endif
 static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned prefix, unsigned before, unsigned count,
                                                       unsigned flags, unsigned first, unsigned *stage) {
-  if (!LS_CFG_STAGE) {
-    for (unsigned pos = prefix + before; flags; flags &= flags - 1) out[pos++] = first + __ffs(flags) - 1;
-    return;
-  }
+#if LS_CFG_STAGE
   for (unsigned pos = before; flags; flags &= flags - 1) stage[pos++] = first + __ffs(flags) - 1;
   __syncthreads(); // the tile's list is whole before anyone copies it
   for (unsigned i = threadIdx.x; i < count; i += LS_THREADS) out[prefix + i] = stage[i];
+#else
+  (void)count, (void)stage;
+  for (unsigned pos = prefix + before; flags; flags &= flags - 1) out[pos++] = first + __ffs(flags) - 1;
+#endif
 }
 
 // The single-pass kernels. Each block takes tickets until they run out (the
@@ -401,13 +417,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    if (held < tiles && t < 32) { // 4
-      unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
-      if (t == 0) {
-        s_prefix = prefix;
-        if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
-      }
-    }
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count); // 4
     __syncthreads(); // held's prefix and the tile's results are in shared memory before anyone reads them
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
@@ -520,14 +530,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    if (held < tiles && t < 32) { // 4
-      unsigned held_sum = s_sum[old];
-      unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
-      if (t == 0) {
-        s_prefix = prefix;
-        if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
-      }
-    }
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count); // 4
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
