@@ -232,9 +232,40 @@ START_TEST(test_tune04_refuses) {
   log = run_logged(dir, "bash tools/tune-04.sh frob", &rc);
   ck_assert_int_eq(rc, 2);
   free(log);
+  log = run_logged(dir, "bash tools/tune-04.sh build no-such-rev:512x16x2", &rc);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_msg(strstr(log, "tune-04: no solutions/04-large-scan/large_scan.cu at git revision 'no-such-rev'"), "%s", log);
+  free(log);
   log = run_logged(dir, "SCANLAB_NO_GPU=1 bash tools/tune-04.sh run", &rc);
   ck_assert_msg(rc == 2 || rc == 3, "tune-04 run without a GPU exited %d:\n%s", rc, log);
   ck_assert_msg(strstr(log, "tune-04: "), "no reason given:\n%s", log);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* tools/tune-05.sh: a setting it does not know, an unknown revision or verb,
+ * and a variant that was not built are one line and exit 2; `run` without a
+ * GPU says why and fails. */
+START_TEST(test_tune05_refuses) {
+  char *dir = make_temp_dir("tune05");
+  int rc;
+  char *log = run_logged(dir, "bash tools/tune-05.sh build tw16-frob", &rc);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_msg(strstr(log, "tune-05: 'frob' of 'tw16-frob' is not twN"), "%s", log);
+  free(log);
+  log = run_logged(dir, "bash tools/tune-05.sh build atnosuchrev", &rc);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_msg(strstr(log, "tune-05: no renderer.cu at git revision 'nosuchrev'"), "%s", log);
+  free(log);
+  log = run_logged(dir, "bash tools/tune-05.sh frob", &rc);
+  ck_assert_int_eq(rc, 2);
+  ck_assert_msg(strstr(log, "usage: tools/tune-05.sh"), "%s", log);
+  free(log);
+  log = run_logged(dir, "SCANLAB_NO_GPU=1 bash tools/tune-05.sh run", &rc);
+  ck_assert_msg(rc == 2 || rc == 3, "tune-05 run without a GPU exited %d:\n%s", rc, log);
+  ck_assert_msg(strstr(log, "tune-05: "), "no reason given:\n%s", log);
   free(log);
   remove_dir(dir);
   free(dir);
@@ -382,6 +413,7 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_timings_plot_refuses_bad_csv);
   tcase_add_test(t, test_make_timings_without_gpu);
   tcase_add_test(t, test_tune04_refuses);
+  tcase_add_test(t, test_tune05_refuses);
   tcase_add_test(t, test_gradescope);
   tcase_add_test(t, test_grade_all);
   suite_add_tcase(s, t);
