@@ -565,6 +565,160 @@ static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indice
   ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
 }
 
+// ---------------------------------------------------------------- find_repeats on wide tiles
+
+// LS_CFG_REP_ITEMS > 0 (a tuning experiment): find_repeats gets a kernel of
+// its own, on tiles of LS_THREADS x LS_CFG_REP_ITEMS elements, kept striped:
+// thread t holds vectors c = j LS_THREADS + t (j < REP_VECS) of its tile, as
+// loaded, and nothing goes through a transpose. find_repeats moves half the
+// bytes of a scan and pays the same look-back a tile, so a bigger tile and
+// fewer barriers help it more (tuning-04-h100.txt). The element after vector
+// c is vector c + 1's first: lane + 1's in the warp, the next warp's lane 0
+// (through shared memory) or, after the tile's last vector, `after`. Vector
+// c's place in the tile's list of repeats is the count of the vectors before
+// it in index order (row j, then thread): every thread's REP_VECS counts go
+// through one block scan at once, two 16-bit fields a word (a row's total is
+// at most 4 LS_THREADS < 2^16, so no field carries into the next). The rest is
+// ls_lookback_tiles's round: a ticket, the tile's sum published at once, the
+// next tile's loads in flight during the look-back of the tile before.
+#ifndef LS_CFG_REP_ITEMS
+#define LS_CFG_REP_ITEMS 0 // 0: find_repeats runs on the scan's kernel and tiles
+#endif
+enum {
+  REP_ITEMS = LS_CFG_REP_ITEMS > 0 ? LS_CFG_REP_ITEMS : 8,
+  REP_VECS = REP_ITEMS / 4,
+  REP_WORDS = REP_VECS / 2, // two 16-bit counts a word
+  REP_TILE = LS_THREADS * REP_ITEMS,
+};
+static_assert(REP_ITEMS % 8 == 0 && REP_ITEMS <= 32, "find_repeats on wide tiles: 8 to 32 elements a thread, by 8");
+
+static __device__ __forceinline__ unsigned ls_field(const unsigned w[REP_WORDS], int j) {
+  return (w[j >> 1] >> (16 * (j & 1))) & 0xffffu;
+}
+
+// Thread t's vectors of tile `tile`, striped (zeros past n); the last thread
+// also loads the element after the tile.
+static __device__ __forceinline__ void ls_rep_fetch(const unsigned *in, size_t n, unsigned tile, uint4 v[REP_VECS],
+                                                    unsigned *after) {
+  size_t base = (size_t)tile * REP_TILE;
+  int t = threadIdx.x;
+  if (n - base >= REP_TILE) {
+#pragma unroll
+    for (int j = 0; j < REP_VECS; j++) v[j] = ((const uint4 *)(in + base))[j * LS_THREADS + t];
+  } else {
+#pragma unroll
+    for (int j = 0; j < REP_VECS; j++) {
+      size_t e = base + 4 * (size_t)(j * LS_THREADS + t);
+      v[j].x = e + 0 < n ? in[e + 0] : 0;
+      v[j].y = e + 1 < n ? in[e + 1] : 0;
+      v[j].z = e + 2 < n ? in[e + 2] : 0;
+      v[j].w = e + 3 < n ? in[e + 3] : 0;
+    }
+  }
+  if (t == LS_THREADS - 1) *after = base + REP_TILE < n ? in[base + REP_TILE] : 0;
+}
+
+static __global__ void LS_BOUNDS ls_repeats_wide(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
+                                                 unsigned tiles, unsigned span, void *work) {
+  __shared__ unsigned s_head[REP_VECS][LS_WARPS]; // each warp's lane 0's first element of each row
+  __shared__ unsigned s_wsum[LS_WARPS][REP_WORDS];
+  // A tile's flags and places wait a round for its look-back, each thread's in
+  // its own column (so no barrier guards them), in the half of the round's parity.
+  __shared__ unsigned s_keep[2][REP_WORDS + 1][LS_THREADS];
+  __shared__ unsigned s_first, s_next, s_prefix;
+  __shared__ ls_tickets s_tickets;
+  ls_header *h = (ls_header *)work;
+  unsigned *slots = (unsigned *)(h + 1);
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
+  __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
+  unsigned tile = s_first, epoch = s_tickets.epoch;
+  unsigned held = tiles, held_sum = 0; // none held yet
+  uint4 v[REP_VECS];
+  unsigned after = 0;
+  if (tile < tiles) ls_rep_fetch(in, n, tile, v, &after);
+  for (int parity = 0; tile < tiles || held < tiles; parity ^= 1) {
+    unsigned next = tiles, sum = 0;
+    if (tile < tiles) {
+      unsigned flags = 0, pos[REP_WORDS] = {0};
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
+      if (lane == 0)
+#pragma unroll
+        for (int j = 0; j < REP_VECS; j++) s_head[j][warp] = v[j].x;
+      __syncthreads(); // A: the heads and s_next are in shared memory
+      next = s_next;
+      size_t base = (size_t)tile * REP_TILE;
+      unsigned cnt[REP_VECS];
+#pragma unroll
+      for (int j = 0; j < REP_VECS; j++) {
+        unsigned nx = __shfl_down_sync(LS_FULL_MASK, v[j].x, 1);
+        if (lane == 31)
+          nx = warp < LS_WARPS - 1 ? s_head[j][warp + 1] : j < REP_VECS - 1 ? s_head[j + 1][0] : after;
+        size_t e = base + 4 * (size_t)(j * LS_THREADS + t); // the vector's first element
+        unsigned f = (unsigned)(e + 1 < n && v[j].x == v[j].y) | (unsigned)(e + 2 < n && v[j].y == v[j].z) << 1 |
+                     (unsigned)(e + 3 < n && v[j].z == v[j].w) << 2 | (unsigned)(e + 4 < n && v[j].w == nx) << 3;
+        flags |= f << (4 * j);
+        cnt[j] = __popc(f);
+      }
+      // One block scan of REP_VECS counts a thread, two to a word.
+      unsigned w[REP_WORDS], incl[REP_WORDS];
+#pragma unroll
+      for (int q = 0; q < REP_WORDS; q++) w[q] = incl[q] = cnt[2 * q] | cnt[2 * q + 1] << 16;
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2)
+#pragma unroll
+        for (int q = 0; q < REP_WORDS; q++) {
+          unsigned y = __shfl_up_sync(LS_FULL_MASK, incl[q], d);
+          if (lane >= d) incl[q] += y;
+        }
+      if (lane == 31)
+#pragma unroll
+        for (int q = 0; q < REP_WORDS; q++) s_wsum[warp][q] = incl[q];
+      __syncthreads(); // B: the warp sums are in shared memory
+      unsigned before[REP_WORDS] = {0}, all[REP_WORDS] = {0};
+#pragma unroll
+      for (int k = 0; k < LS_WARPS; k++)
+#pragma unroll
+        for (int q = 0; q < REP_WORDS; q++) {
+          unsigned x = s_wsum[k][q];
+          before[q] += k < warp ? x : 0;
+          all[q] += x;
+        }
+      // Vector (j, t)'s place: the rows before j, then the threads before t in row j.
+      unsigned row_start = 0, mine[REP_WORDS];
+#pragma unroll
+      for (int q = 0; q < REP_WORDS; q++) mine[q] = before[q] + incl[q] - w[q]; // exclusive, per field
+#pragma unroll
+      for (int j = 0; j < REP_VECS; j++) {
+        unsigned at = row_start + ls_field(mine, j); // < REP_TILE <= 2^14: fits a field
+        pos[j >> 1] |= at << (16 * (j & 1));
+        row_start += ls_field(all, j);
+      }
+      sum = row_start;
+      if (t == 0) ls_publish_aggregate(LS_PACKED, slots, tile, epoch, sum);
+      s_keep[parity][0][t] = flags;
+#pragma unroll
+      for (int q = 0; q < REP_WORDS; q++) s_keep[parity][q + 1][t] = pos[q];
+      if (next < tiles) ls_rep_fetch(in, n, next, v, &after); // in flight during the look-back
+    }
+    ls_look_back_held(LS_REPEATS, LS_PACKED, slots, held, tiles, epoch, held_sum, &s_prefix, count);
+    __syncthreads(); // C: held's prefix is in shared memory; every read of s_head and s_wsum is done
+    if (held < tiles) {
+      unsigned first = (unsigned)((size_t)held * REP_TILE), held_flags = s_keep[parity ^ 1][0][t], held_pos[REP_WORDS];
+#pragma unroll
+      for (int q = 0; q < REP_WORDS; q++) held_pos[q] = s_keep[parity ^ 1][q + 1][t];
+#pragma unroll
+      for (int j = 0; j < REP_VECS; j++) {
+        unsigned f = (held_flags >> (4 * j)) & 15u, at = s_prefix + ls_field(held_pos, j);
+        unsigned e = first + 4 * (unsigned)(j * LS_THREADS + t);
+        for (; f; f &= f - 1) indices[at++] = e + __ffs(f) - 1;
+      }
+    }
+    held = tile, held_sum = sum;
+    tile = next;
+  }
+}
+
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
 // writes the tile's sum to sums[b] when sums is given. 8192 read, 8192 written.
 static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
@@ -766,7 +920,14 @@ cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_ou
 cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
-  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  unsigned tiles, grid;
+  if (LS_CFG_REP_ITEMS > 0) { // wide tiles; the workspace's status slots (one per LS_TILE) are more than enough
+    tiles = (unsigned)((n + REP_TILE - 1) / REP_TILE);
+    LS_TRY(ls_grid((const void *)ls_repeats_wide, 0, tiles, &grid));
+    ls_repeats_wide<<<grid, LS_THREADS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
+    return cudaGetLastError();
+  }
+  tiles = (unsigned)ls_tiles(n);
   LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, tiles, &grid));
   ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
