@@ -8,7 +8,18 @@
 
 #include "tool_output.h"
 
+/* Whether the channel held a NUL byte: it carries text lines, and a NUL would
+ * end the text early and hide whatever garbage follows it. */
+static int capture_has_nul(const capture *c) {
+  if (memchr(c->head, 0, c->head_len)) return 1;
+  for (size_t i = 0; i < c->tail_len; i++)
+    if (!c->tail[(c->tail_pos + CAPTURE_KEEP - c->tail_len + i) % CAPTURE_KEEP]) return 1;
+  return 0;
+}
+
 static void parse_channel(harness_run *h) {
+  if (capture_has_nul(&h->p.results))
+    snprintf(h->channel_error, sizeof h->channel_error, "garbage on the result channel (a NUL byte)");
   char *text = capture_text(&h->p.results);
   if (!text) return;
   char *save = NULL;

@@ -294,6 +294,9 @@ static const fault FAULTS[] = {
     {"wrong answers get no perf points", EMIT_ALL("OK=0 MM=3 FB=4 MS=0.001"), NULL, NULL, "perf", "fail", "not timed: wrong: 3 of 10", 0},
     {"output not checked", EMIT_ALL("CHK=0"), NULL, NULL, "correct", "fail", "not checked against the CPU reference", 0},
     {"binary garbage on the result channel", "head -c 4000 /dev/urandom >&3\n", NULL, NULL, "correct", "fail", "garbage on the result channel", 0},
+    /* a NUL first: the text ends before any line, yet the channel is garbage (random bytes start so once in 256) */
+    {"a NUL byte first on the result channel", "printf '\\000result case=n10\\n' >&3\n", NULL, NULL, "correct", "fail",
+     "garbage on the result channel (a NUL byte)", 0},
     {"two results for one case", GOOD EMIT_ALL("OK=0 MM=1 FB=0"), NULL, NULL, "correct", "fail", "more than one result line for this case", 0},
     {"bad arguments", "echo 'harness: --case: unknown case' >&2; exit 2\n", NULL, NULL, "correct", "fail", "bad arguments (exit 2)", 0},
     {"slower than the reference", EMIT_ALL("MS=2.2"), NULL, NULL, "perf", "partial", "2.20x", 0},
