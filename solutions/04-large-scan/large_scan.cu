@@ -312,6 +312,20 @@ static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS
   return flags;
 }
 
+// Step 2 of a round (both versions of the loop below), after the transpose:
+// what thread t adds to the tile's sum. For a scan, the sum of its own
+// elements v; for find_repeats, its count of repeats, whose flags go to
+// *flags (the element after its own is the next thread's first, in s_vec,
+// or for the last thread `after`).
+static __device__ __forceinline__ unsigned ls_thread_count(int op, const uint4 *s_vec, const uint4 v[LS_VECS],
+                                                           unsigned after, size_t base, size_t n, unsigned *flags) {
+  int t = threadIdx.x;
+  if (op == LS_SCAN) return ls_thread_total(v);
+  unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
+  *flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
+  return __popc(*flags);
+}
+
 // Step 4 of a round (both versions of the loop below): when the block holds a
 // tile (`held` below `tiles`), warp 0 looks back for it and thread 0 puts the
 // sum of every earlier tile in *s_prefix; for find_repeats the last tile's
@@ -401,14 +415,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       size_t base = (size_t)tile * LS_TILE;
       ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
       next = s_next;
-      unsigned mine;
-      if (op == LS_REPEATS) {
-        unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
-        flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
-        mine = __popc(flags);
-      } else {
-        mine = ls_thread_total(v);
-      }
+      unsigned mine = ls_thread_count(op, s_vec, v, after, base, n, &flags);
       before = ls_block_exclusive(mine, s_warp, &sum);
       if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
       if (op == LS_SCAN) {
@@ -508,14 +515,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       uint4 *s_vec = s_tiles + (op == LS_SCAN ? slot : 0) * (LS_TILE / 4);
       ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
       next = s_next;
-      unsigned mine, flags = 0, sum;
-      if (op == LS_REPEATS) {
-        unsigned neighbour = t < LS_THREADS - 1 ? s_vec[ls_swizzle((t + 1) * LS_VECS)].x : after;
-        flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
-        mine = __popc(flags);
-      } else {
-        mine = ls_thread_total(v);
-      }
+      unsigned flags = 0, sum;
+      unsigned mine = ls_thread_count(op, s_vec, v, after, base, n, &flags);
       unsigned before = ls_block_exclusive(mine, s_warp, &sum);
       if (t == 0) {
         ls_publish_aggregate(layout, slots, tile, epoch, sum);
