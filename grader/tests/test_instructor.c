@@ -220,55 +220,52 @@ START_TEST(test_make_timings_without_gpu) {
 }
 END_TEST
 
-/* tools/tune-04.sh: a bad shape or verb is one line and exit 2; `run` on a
- * machine without a GPU (or without a build) says why and fails. */
-START_TEST(test_tune04_refuses) {
-  char *dir = make_temp_dir("tune04");
-  int rc;
-  char *log = run_logged(dir, "bash tools/tune-04.sh build 7x7", &rc);
-  ck_assert_int_eq(rc, 2);
-  ck_assert_msg(strstr(log, "tune-04: '7x7' is not THREADSxITEMSxBLOCKS"), "%s", log);
-  free(log);
-  log = run_logged(dir, "bash tools/tune-04.sh frob", &rc);
-  ck_assert_int_eq(rc, 2);
-  free(log);
-  log = run_logged(dir, "bash tools/tune-04.sh build no-such-rev:512x16x2", &rc);
-  ck_assert_int_eq(rc, 2);
-  ck_assert_msg(strstr(log, "tune-04: no solutions/04-large-scan/large_scan.cu at git revision 'no-such-rev'"), "%s", log);
-  free(log);
-  log = run_logged(dir, "SCANLAB_NO_GPU=1 bash tools/tune-04.sh run", &rc);
-  ck_assert_msg(rc == 2 || rc == 3, "tune-04 run without a GPU exited %d:\n%s", rc, log);
-  ck_assert_msg(strstr(log, "tune-04: "), "no reason given:\n%s", log);
-  free(log);
+/* A tuning script's refusals. Each row: the command, the text its output
+ * must hold, and whether it is a `run` without a GPU, which may exit 2 (no
+ * build) or 3 (no GPU); any other refusal exits 2. */
+typedef struct refusal {
+  const char *cmd, *says;
+  int run;
+} refusal;
+
+static void expect_refusals(const char *name, const refusal *rows, int n) {
+  char *dir = make_temp_dir(name);
+  for (int k = 0; k < n; k++) {
+    int rc;
+    char *log = run_logged(dir, rows[k].cmd, &rc);
+    if (rows[k].run) ck_assert_msg(rc == 2 || rc == 3, "%s exited %d:\n%s", rows[k].cmd, rc, log);
+    else ck_assert_msg(rc == 2, "%s exited %d:\n%s", rows[k].cmd, rc, log);
+    ck_assert_msg(strstr(log, rows[k].says), "%s: no '%s' in:\n%s", rows[k].cmd, rows[k].says, log);
+    free(log);
+  }
   remove_dir(dir);
   free(dir);
 }
+
+/* tools/tune-04.sh: a bad shape, revision or verb is one line and exit 2;
+ * `run` on a machine without a GPU (or without a build) says why and fails. */
+START_TEST(test_tune04_refuses) {
+  static const refusal rows[] = {
+      {"bash tools/tune-04.sh build 7x7", "tune-04: '7x7' is not THREADSxITEMSxBLOCKS", 0},
+      {"bash tools/tune-04.sh frob", "usage: tools/tune-04.sh", 0},
+      {"bash tools/tune-04.sh build no-such-rev:512x16x2",
+       "tune-04: no solutions/04-large-scan/large_scan.cu at git revision 'no-such-rev'", 0},
+      {"SCANLAB_NO_GPU=1 bash tools/tune-04.sh run", "tune-04: ", 1},
+  };
+  expect_refusals("tune04", rows, (int)(sizeof rows / sizeof *rows));
+}
 END_TEST
 
-/* tools/tune-05.sh: a setting it does not know, an unknown revision or verb,
- * and a variant that was not built are one line and exit 2; `run` without a
- * GPU says why and fails. */
+/* tools/tune-05.sh: a setting it does not know, an unknown revision or verb
+ * are one line and exit 2; `run` without a GPU says why and fails. */
 START_TEST(test_tune05_refuses) {
-  char *dir = make_temp_dir("tune05");
-  int rc;
-  char *log = run_logged(dir, "bash tools/tune-05.sh build tw16-frob", &rc);
-  ck_assert_int_eq(rc, 2);
-  ck_assert_msg(strstr(log, "tune-05: 'frob' of 'tw16-frob' is not twN"), "%s", log);
-  free(log);
-  log = run_logged(dir, "bash tools/tune-05.sh build atnosuchrev", &rc);
-  ck_assert_int_eq(rc, 2);
-  ck_assert_msg(strstr(log, "tune-05: no renderer.cu at git revision 'nosuchrev'"), "%s", log);
-  free(log);
-  log = run_logged(dir, "bash tools/tune-05.sh frob", &rc);
-  ck_assert_int_eq(rc, 2);
-  ck_assert_msg(strstr(log, "usage: tools/tune-05.sh"), "%s", log);
-  free(log);
-  log = run_logged(dir, "SCANLAB_NO_GPU=1 bash tools/tune-05.sh run", &rc);
-  ck_assert_msg(rc == 2 || rc == 3, "tune-05 run without a GPU exited %d:\n%s", rc, log);
-  ck_assert_msg(strstr(log, "tune-05: "), "no reason given:\n%s", log);
-  free(log);
-  remove_dir(dir);
-  free(dir);
+  static const refusal rows[] = {
+      {"bash tools/tune-05.sh build tw16-frob", "tune-05: 'frob' of 'tw16-frob' is not twN", 0},
+      {"bash tools/tune-05.sh build atnosuchrev", "tune-05: no renderer.cu at git revision 'nosuchrev'", 0},
+      {"bash tools/tune-05.sh frob", "usage: tools/tune-05.sh", 0},
+      {"SCANLAB_NO_GPU=1 bash tools/tune-05.sh run", "tune-05: ", 1},
+  };
+  expect_refusals("tune05", rows, (int)(sizeof rows / sizeof *rows));
 }
 END_TEST
 

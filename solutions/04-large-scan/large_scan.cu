@@ -341,33 +341,15 @@ static __device__ __forceinline__ void ls_look_back_held(int op, int layout, uns
   }
 }
 
-// find_repeats: a held tile's indices out, from `prefix` on. A thread's flags
-// (bit k: element first + k repeats) and the count of the tile's flags before
-// them give each index its place in the tile's list, which is put together in
-// shared memory (`stage`, LS_TILE words, free at this point of the round) and
-// then written by consecutive threads to consecutive words: whole 32-byte
-// sectors, where writing each index from its own thread touched a sector for
-// every 4-byte index (the tiles' lists are short and scattered over threads).
-// `count`, the tile's flags, is the same in every thread; the caller's next
-// barrier ends the reads of `stage`.
-//
-// That is LS_CFG_STAGE 1, a tuning experiment; by default (0) each thread
-// writes its own indices straight to out, which was faster on the H100 in
-// spite of the partial sectors (tuning-04-h100.txt: 3-4 % at 512 x 16): the
-// staging costs a barrier a round, and the lists are short (1 in 16 elements).
-#ifndef LS_CFG_STAGE
-#define LS_CFG_STAGE 0
-#endif
-static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned prefix, unsigned before, unsigned count,
-                                                      unsigned flags, unsigned first, unsigned *stage) {
-#if LS_CFG_STAGE
-  for (unsigned pos = before; flags; flags &= flags - 1) stage[pos++] = first + __ffs(flags) - 1;
-  __syncthreads(); // the tile's list is whole before anyone copies it
-  for (unsigned i = threadIdx.x; i < count; i += LS_THREADS) out[prefix + i] = stage[i];
-#else
-  (void)count, (void)stage;
+// find_repeats: a held tile's indices out, from `prefix` on. Bit k of a
+// thread's flags marks element first + k as a repeat; `before` is the count
+// of the tile's repeats before the thread's own. Each thread writes its own
+// indices: putting the tile's list together in shared memory first, to write
+// whole sectors, was 3-4 % slower on the H100 (a barrier a round, for lists of
+// 1 element in 16; tuning-04-h100.txt, LS_CFG_STAGE, removed since).
+static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned prefix, unsigned before, unsigned flags,
+                                                      unsigned first) {
   for (unsigned pos = prefix + before; flags; flags &= flags - 1) out[pos++] = first + __ffs(flags) - 1;
-#endif
 }
 
 // The single-pass kernels. Each block takes tickets until they run out (the
@@ -431,8 +413,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       if (op == LS_SCAN) {
         ls_store_striped(out, base, ls_valid(n, base), r, s_prefix);
       } else {
-        ls_put_repeats(out, s_prefix, held_before, held_sum, held_flags, (unsigned)(base + (size_t)t * LS_ITEMS),
-                       (unsigned *)s_vec);
+        ls_put_repeats(out, s_prefix, held_before, held_flags, (unsigned)(base + (size_t)t * LS_ITEMS));
       }
     }
     if (op == LS_SCAN && tile < tiles) ls_get_striped(s_vec, r);
@@ -538,8 +519,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       if (op == LS_SCAN) {
         ls_store_from_shared(out, base, ls_valid(n, base), s_tiles + old * (LS_TILE / 4), s_prefix);
       } else {
-        ls_put_repeats(out, s_prefix, s_before[old * LS_THREADS + t], s_sum[old], s_flags[old * LS_THREADS + t],
-                       (unsigned)(base + (size_t)t * LS_ITEMS), (unsigned *)s_tiles);
+        ls_put_repeats(out, s_prefix, s_before[old * LS_THREADS + t], s_flags[old * LS_THREADS + t],
+                       (unsigned)(base + (size_t)t * LS_ITEMS));
       }
     }
     __syncthreads(); // slot `old`, s_prefix and s_next are read before the next round rewrites them

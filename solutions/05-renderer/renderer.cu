@@ -778,9 +778,9 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
     __syncthreads();
     // Where each of my hits goes: the hits of the (round, warp) pairs before
     // mine, in circle order (round j, then warp, then lane), plus my lane's
-    // place in its ballot. With at most 32 pairs lane e scans pair e's count
-    // in one warp scan, with at most 64 lane e pairs 2e and 2e + 1; with more
-    // each thread walks them all.
+    // place in its ballot. With at most 32 pairs (the default chunk) lane e
+    // scans pair e's count in one warp scan; with more each thread walks them
+    // all.
     int total = 0, slot[K];
     if (K * nw <= 32) { // lane e scans pair e
       const int v = lane < K * nw ? bs.counts[parity][lane / nw][lane % nw] : 0;
@@ -788,20 +788,6 @@ static __device__ __forceinline__ void rt_draw_all(const rt_params &p, rt_block_
       total = __shfl_sync(RT_FULL, incl, 31);
 #pragma unroll
       for (int j = 0; j < K; j++) slot[j] = __shfl_sync(RT_FULL, incl - v, j * nw + warp) + __popc(ballot[j] & below);
-    } else if (K * nw <= 64) {
-      // Lane l scans pairs 2l and 2l + 1 (pair e: round e / nw, warp e % nw).
-      const int e0 = 2 * lane, e1 = e0 + 1;
-      const int v0 = e0 < K * nw ? bs.counts[parity][e0 / nw][e0 % nw] : 0;
-      const int v1 = e1 < K * nw ? bs.counts[parity][e1 / nw][e1 % nw] : 0;
-      const int incl = rt_warp_inclusive(v0 + v1);
-      total = __shfl_sync(RT_FULL, incl, 31);
-      const int excl0 = incl - v0 - v1, excl1 = incl - v1; // before pair 2l, before pair 2l + 1
-#pragma unroll
-      for (int j = 0; j < K; j++) {
-        const int e = j * nw + warp;
-        const int a = __shfl_sync(RT_FULL, excl0, e >> 1), b = __shfl_sync(RT_FULL, excl1, e >> 1);
-        slot[j] = (e & 1 ? b : a) + __popc(ballot[j] & below);
-      }
     } else {
 #pragma unroll
       for (int j = 0; j < K; j++)
