@@ -511,9 +511,9 @@ static __device__ __forceinline__ void ls_prefetch(int op, const unsigned *in, s
 //   5. stores it from its buffer.
 // Tickets: a block takes LS_PREFETCH + 1 before its first round, then one a
 // round until it has drawn LS_END_TICKETS = LS_PREFETCH + 1 past the last
-// tile, so a call takes tiles + blocks * LS_END_TICKETS tickets in all. The
-// first ones, taken together, are sorted, so a block's tile ids increase
-// with q, as the look-back's progress needs (ring kernel, below).
+// tile, so a call takes tiles + blocks * LS_END_TICKETS tickets in all. A
+// block's tile ids increase with q, as the look-back's progress needs (ring
+// kernel, below).
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
@@ -526,23 +526,22 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   unsigned *slots = (unsigned *)(h + 1);
   int t = threadIdx.x;
   unsigned drawn_end = 0; // thread 0: tickets drawn past the last tile
-  if (t == 0) {
-    unsigned place[LS_PREFETCH + 1];
-    ls_first_tickets<LS_PREFETCH + 1>(h, span, &s_tickets, place);
-#pragma unroll
-    for (int i = 0; i <= LS_PREFETCH; i++) {
-      s_ids[i] = place[i] < tiles ? place[i] : tiles;
-      drawn_end += place[i] >= tiles;
-    }
-  }
   if (t < LS_BUFS) s_held[t] = tiles; // no buffer holds a tile yet
-  __syncthreads(); // the first ids, the call's tickets and the empty buffers are in shared memory before any read
-  unsigned epoch = s_tickets.epoch;
-#pragma unroll
-  for (int i = 0; i < LS_PREFETCH; i++) {
+  // The first LS_PREFETCH + 1 tickets, one after another (taken at once, a
+  // block's would be consecutive tiles, and each block's first look-back
+  // would wait for the block before it to reach its last first tile).
+  for (int i = 0; i <= LS_PREFETCH; i++) {
+    if (t == 0) {
+      unsigned place = i == 0 ? ls_first_ticket(h, span, &s_tickets) : ls_next_ticket(h, &s_tickets);
+      s_ids[i] = place < tiles ? place : tiles;
+      drawn_end += place >= tiles;
+    }
+    if (i == LS_PREFETCH) break;
+    __syncthreads(); // tile i's id is in shared memory before any thread reads it
     ls_prefetch(op, in, n, s_ids[i], tiles, s_tiles + i * (LS_TILE / 4), s_after + i);
     ls_copies_commit();
   }
+  unsigned epoch = s_tickets.epoch; // s_tickets was published by the first barrier above
   int buf = 0, id = 0, held_n = 0; // round q's buffer (q % LS_BUFS) and id slot (q % (LS_BUFS + 1)); tiles held
   for (;;) {
     unsigned tile = s_ids[id];

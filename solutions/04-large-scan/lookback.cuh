@@ -254,33 +254,6 @@ static __device__ __forceinline__ unsigned ls_first_ticket(ls_header *h, unsigne
   return ls_ticket_place(h, k, ticket);
 }
 
-// Thread 0 only: the places of the block's first `count` tickets, taken at
-// once (their atomics in flight together), in increasing order, and the
-// call's tickets in *k. The first one tells whether `start` was the next
-// call's (ls_first_ticket); all of a call's tickets lie within its span.
-template <int count>
-static __device__ __forceinline__ void ls_first_tickets(ls_header *h, unsigned span, ls_tickets *k,
-                                                        unsigned place[count]) {
-  unsigned long long start = ls_ld_relaxed64(&h->start);
-  unsigned ticket[count];
-#pragma unroll
-  for (int i = 0; i < count; i++) ticket[i] = atomicAdd(&h->ticket, 1u);
-  k->start = (unsigned)start;
-  k->epoch = (unsigned)(start >> 32) + 1;
-  k->span = span;
-  if (ticket[0] - k->start >= span) k->start -= span, k->epoch -= 1; // read the next call's start: take it back
-#pragma unroll
-  for (int i = 0; i < count; i++) place[i] = ls_ticket_place(h, k, ticket[i]);
-#pragma unroll
-  for (int i = 1; i < count; i++) // insertion sort: the atomics need not be performed in the order issued
-#pragma unroll
-    for (int j = i; j > 0; j--)
-      if (place[j] < place[j - 1]) {
-        unsigned x = place[j];
-        place[j] = place[j - 1], place[j - 1] = x;
-      }
-}
-
 // Thread 0 only: the block's next ticket's place.
 static __device__ __forceinline__ unsigned ls_next_ticket(ls_header *h, const ls_tickets *k) {
   return ls_ticket_place(h, k, atomicAdd(&h->ticket, 1u));
