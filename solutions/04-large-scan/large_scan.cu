@@ -70,57 +70,19 @@
 #if LS_CFG_DEPTH < 1 || (LS_CFG_DEPTH > 1 && !LS_CFG_RING)
 #error "LS_CFG_DEPTH is 1, or more with LS_CFG_RING 1"
 #endif
-//   LS_CFG_LBWARP 1 (with LS_CFG_RING 1 and LS_CFG_DEPTH 2 or more) the
-//                   look-back gets a warp of its own, one more than the
-//                   LS_CFG_THREADS that work on tiles. It looks back for the
-//                   second oldest held tile while the others scan the round's
-//                   tile and store the oldest, whose prefix it found a round
-//                   before: a round takes the longer of the two, not both.
-#ifndef LS_CFG_LBWARP
-#define LS_CFG_LBWARP 0
-#endif
-//   LS_CFG_EARLY 1  the first window of a held tile's look-back is read as
-//                   soon as the round's tile has landed, before the next
-//                   tile's loads are issued, so that its reads do not queue
-//                   behind them.
-#ifndef LS_CFG_EARLY
-#define LS_CFG_EARLY 0
-#endif
-#if LS_CFG_LBWARP && LS_CFG_DEPTH < 2
-#error "LS_CFG_LBWARP 1 needs LS_CFG_RING 1 and LS_CFG_DEPTH 2 or more"
-#endif
-//   LS_CFG_PREFETCH P (with LS_CFG_RING 1) tiles are copied into the ring by
-//                   cp.async, P tiles ahead of the one being scanned, so that
-//                   P tiles' loads stay in flight through the look-back
-//                   (without it, one tile's: the registers hold one).
-#ifndef LS_CFG_PREFETCH
-#define LS_CFG_PREFETCH 0
-#endif
-#if LS_CFG_PREFETCH && (!LS_CFG_RING || LS_CFG_LBWARP || LS_CFG_EARLY)
-#error "LS_CFG_PREFETCH needs LS_CFG_RING 1, and neither LS_CFG_LBWARP nor LS_CFG_EARLY"
-#endif
 enum {
   LS_THREADS = LS_CFG_THREADS,
   LS_ITEMS = LS_CFG_ITEMS,
   LS_TILE = LS_THREADS * LS_ITEMS,
   LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
   LS_WARPS = LS_THREADS / 32,
-  LS_LB_WARP = LS_CFG_LBWARP ? LS_WARPS : 0,            // the warp that looks back
-  LS_BLOCK = LS_THREADS + (LS_CFG_LBWARP ? 32 : 0), // threads of a look-back kernel's block
   LS_DEPTH = LS_CFG_DEPTH,
   LS_SLOTS = LS_DEPTH + 1, // the ring's slots: the tiles held and this round's
-  LS_PREFETCH = LS_CFG_PREFETCH,
-  LS_BUFS = LS_PREFETCH + LS_DEPTH + 1,   // LS_CFG_PREFETCH's tile buffers: in flight, this round's, held
-  LS_END_TICKETS = LS_CFG_PREFETCH + 1, // tickets past the last tile that each block takes (1 without prefetch)
   // Dynamic shared memory of each kernel, in bytes (none without the ring): the
   // scan's ring of tiles; find_repeats's one tile (its held tiles are flags: a
-  // thread's flags and count per slot); the other kernels' one tile. With
-  // LS_CFG_PREFETCH, LS_BUFS tile buffers, and for find_repeats each buffer's
-  // flags and counts and the element after its tile.
-  LS_SMEM_SCAN = LS_CFG_PREFETCH ? LS_BUFS * LS_TILE * 4 : LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : 0,
-  LS_SMEM_REPEATS = LS_CFG_PREFETCH ? LS_BUFS * (LS_TILE * 4 + 2 * LS_THREADS * 4 + 16)
-                    : LS_CFG_RING  ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4
-                                   : 0,
+  // thread's flags and count per slot); the other kernels' one tile.
+  LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : 0,
+  LS_SMEM_REPEATS = LS_CFG_RING ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4 : 0,
   LS_SMEM_TILE = LS_CFG_RING ? LS_TILE * 4 : 0,
 };
 
@@ -132,17 +94,6 @@ enum {
   } while (0)
 
 static size_t ls_tiles(size_t n) { return (n + LS_TILE - 1) / LS_TILE; }
-
-// The barrier of the LS_THREADS threads that work on tiles: the whole block,
-// except the look-back warp of LS_CFG_LBWARP (barrier 1 with a count; in a
-// block of LS_THREADS it is the same as __syncthreads).
-static __device__ __forceinline__ void ls_sync_tile_threads() {
-#if LS_CFG_LBWARP
-  asm volatile("bar.sync 1, %0;" ::"n"(LS_CFG_THREADS) : "memory");
-#else
-  __syncthreads();
-#endif
-}
 
 // ---------------------------------------------------------------- loading and storing a tile
 
@@ -194,20 +145,15 @@ static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_
   }
 }
 
-// Thread t's own 16 elements of a tile in shared memory, 16t .. 16t + 15, as four vectors.
-static __device__ __forceinline__ void ls_get_own(const uint4 *s_vec, uint4 v[LS_VECS]) {
-#pragma unroll
-  for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(threadIdx.x * LS_VECS + j)];
-}
-
 // Striped v to each thread's own: thread t gets elements 16t .. 16t + 15 as
 // four vectors, through shared memory.
 static __device__ __forceinline__ void ls_to_threads(uint4 *s_vec, uint4 v[LS_VECS]) {
   int t = threadIdx.x;
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) s_vec[ls_swizzle(j * LS_THREADS + t)] = v[j];
-  ls_sync_tile_threads(); // every vector is in shared memory before any thread reads its 16
-  ls_get_own(s_vec, v);
+  __syncthreads(); // every vector is in shared memory before any thread reads its 16
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) v[j] = s_vec[ls_swizzle(t * LS_VECS + j)];
 }
 
 // A thread's own 16 results back where ls_to_threads read its 16 elements. No
@@ -279,7 +225,7 @@ static __device__ __forceinline__ void ls_load_tile(const unsigned *in, size_t b
 static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base, int valid, uint4 *s_vec,
                                                      uint4 v[LS_VECS]) {
   ls_put_own(s_vec, v);
-  ls_sync_tile_threads(); // every result is in shared memory before the striped reads
+  __syncthreads(); // every result is in shared memory before the striped reads
   ls_get_striped(s_vec, v);
   ls_store_striped(out, base, valid, v, 0);
 }
@@ -306,7 +252,7 @@ static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsign
     if (lane >= d) inc += y;
   }
   if (lane == 31) s_warp[warp] = inc;
-  ls_sync_tile_threads(); // the warp totals are written before any thread reads them
+  __syncthreads(); // the warp totals are written before any thread reads them
   unsigned before = 0, all = 0;
 #pragma unroll
   for (int w = 0; w < LS_WARPS; w++) {
@@ -386,11 +332,10 @@ static __device__ __forceinline__ unsigned ls_thread_count(int op, const uint4 *
 // block also writes the count. held_sum is the held tile's own sum.
 static __device__ __forceinline__ void ls_look_back_held(int op, int layout, unsigned *slots, unsigned held,
                                                          unsigned tiles, unsigned epoch, unsigned held_sum,
-                                                         unsigned *s_prefix, unsigned *count, bool has_early,
-                                                         ls_window early) {
-  if (held >= tiles || threadIdx.x / 32 != LS_LB_WARP) return;
-  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum, has_early, early);
-  if (threadIdx.x % 32 == 0) {
+                                                         unsigned *s_prefix, unsigned *count) {
+  if (held >= tiles || threadIdx.x >= 32) return;
+  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
+  if (threadIdx.x == 0) {
     *s_prefix = prefix;
     if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
   }
@@ -428,180 +373,7 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // would wait on the slowest of its predecessors' blocks. Per tile: 8192
 // elements read once (16-byte loads); for a scan, 8192 written once; one
 // status slot written twice; the look-back reads 32 slots per window row.
-#if LS_CFG_PREFETCH
-// cp.async (sm_80 on): `bytes` (0 to 16) bytes from src to dst, the rest of
-// the 16 zero-filled; waited for by ls_copies_wait. Older GPUs copy at once.
-static __device__ __forceinline__ void ls_copy16(void *dst, const void *src, int bytes) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
-               "l"(src), "r"(bytes)
-               : "memory");
-#else
-  uint4 x = make_uint4(0, 0, 0, 0);
-  const unsigned *w = (const unsigned *)src;
-  if (bytes == 16) x = *(const uint4 *)src;
-  else {
-    if (bytes > 0) x.x = w[0];
-    if (bytes > 4) x.y = w[1];
-    if (bytes > 8) x.z = w[2];
-  }
-  *(uint4 *)dst = x;
-#endif
-}
-static __device__ __forceinline__ void ls_copy4(unsigned *dst, const unsigned *src, int bytes) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
-               "l"(src), "r"(bytes)
-               : "memory");
-#else
-  *dst = bytes ? *src : 0;
-#endif
-}
-// Closes this thread's group of copies (one group a round, empty or not).
-static __device__ __forceinline__ void ls_copies_commit() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-// Waits for this thread's copies but those of the latest LS_PREFETCH - 1 groups.
-static __device__ __forceinline__ void ls_copies_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;" ::"n"(LS_CFG_PREFETCH - 1) : "memory");
-#endif
-}
-
-// Issues the copies of tile `tile` (none at or past `tiles`) into s_vec, each
-// thread its striped vectors, at the positions ls_to_threads would write them;
-// for find_repeats, the last thread also copies the element after the tile
-// to *s_after (0 past the end).
-static __device__ __forceinline__ void ls_prefetch(int op, const unsigned *in, size_t n, unsigned tile,
-                                                   unsigned tiles, uint4 *s_vec, unsigned *s_after) {
-  if (tile >= tiles) return;
-  int t = threadIdx.x;
-  size_t base = (size_t)tile * LS_TILE;
-  int valid = ls_valid(n, base);
-#pragma unroll
-  for (int j = 0; j < LS_VECS; j++) {
-    int c = j * LS_THREADS + t, left = valid - 4 * c;
-    int bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
-    ls_copy16(&s_vec[ls_swizzle(c)], bytes ? in + base + 4 * c : in, bytes);
-  }
-  if (op == LS_REPEATS && t == LS_THREADS - 1) {
-    int bytes = base + LS_TILE < n ? 4 : 0;
-    ls_copy4(s_after, bytes ? in + base + LS_TILE : in, bytes);
-  }
-}
-
-// The single-pass kernels with LS_CFG_PREFETCH: the same rounds as the ring's
-// kernel below, but a tile reaches its buffer by cp.async, LS_PREFETCH rounds
-// before the round that scans it, and no register holds it in flight. A
-// block's tiles are numbered by the round that scans them, q = 0, 1, ...;
-// tile q lives in buffer q % LS_BUFS from the round that issues its copies
-// (q - LS_PREFETCH) to the one that stores it (q + LS_DEPTH), so LS_BUFS =
-// LS_PREFETCH + LS_DEPTH + 1. Its id comes from a ticket taken in round
-// q - LS_PREFETCH - 1 (or before the first round), kept in s_ids[q % (LS_BUFS
-// + 1)] (a slot more than the buffers: ticket q + LS_PREFETCH + 1 is taken in
-// the round that still needs the id of tile q - LS_DEPTH). Round q:
-//   1. waits for tile q's copies (one group of copies a round, so all but the
-//      latest LS_PREFETCH - 1 groups); thread 0 takes ticket q + LS_PREFETCH + 1;
-//   2. scans tile q and publishes its sum, results back into its buffer;
-//   3. issues the copies of tile q + LS_PREFETCH into the buffer that tile
-//      q - LS_DEPTH - 1 left in the round before;
-//   4. warp 0 looks back for tile q - LS_DEPTH;
-//   5. stores it from its buffer.
-// Tickets: a block takes LS_PREFETCH + 1 before its first round, then one a
-// round until it has drawn LS_END_TICKETS = LS_PREFETCH + 1 past the last
-// tile, so a call takes tiles + blocks * LS_END_TICKETS tickets in all. A
-// block's tile ids increase with q, as the look-back's progress needs (ring
-// kernel, below).
-static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
-                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
-                                                         void *work) {
-  uint4 *s_tiles = ls_dynamic; // LS_BUFS tiles, then find_repeats's flags, counts and next elements
-  unsigned *s_flags = (unsigned *)(ls_dynamic + LS_BUFS * (LS_TILE / 4)), *s_before = s_flags + LS_BUFS * LS_THREADS;
-  unsigned *s_after = s_before + LS_BUFS * LS_THREADS;
-  __shared__ unsigned s_warp[LS_WARPS], s_ids[LS_BUFS + 1], s_held[LS_BUFS], s_sum[LS_BUFS], s_prefix;
-  __shared__ ls_tickets s_tickets;
-  ls_header *h = (ls_header *)work;
-  unsigned *slots = (unsigned *)(h + 1);
-  int t = threadIdx.x;
-  unsigned drawn_end = 0; // thread 0: tickets drawn past the last tile
-  if (t < LS_BUFS) s_held[t] = tiles; // no buffer holds a tile yet
-  // The first LS_PREFETCH + 1 tickets, one after another (taken at once, a
-  // block's would be consecutive tiles, and each block's first look-back
-  // would wait for the block before it to reach its last first tile).
-  for (int i = 0; i <= LS_PREFETCH; i++) {
-    if (t == 0) {
-      unsigned place = i == 0 ? ls_first_ticket(h, span, &s_tickets) : ls_next_ticket(h, &s_tickets);
-      s_ids[i] = place < tiles ? place : tiles;
-      drawn_end += place >= tiles;
-    }
-    if (i == LS_PREFETCH) break;
-    __syncthreads(); // tile i's id is in shared memory before any thread reads it
-    ls_prefetch(op, in, n, s_ids[i], tiles, s_tiles + i * (LS_TILE / 4), s_after + i);
-    ls_copies_commit();
-  }
-  unsigned epoch = s_tickets.epoch; // s_tickets was published by the first barrier above
-  int buf = 0, id = 0, held_n = 0; // round q's buffer (q % LS_BUFS) and id slot (q % (LS_BUFS + 1)); tiles held
-  for (;;) {
-    unsigned tile = s_ids[id];
-    if (tile >= tiles && held_n == 0) break;
-    int old = buf - LS_DEPTH < 0 ? buf - LS_DEPTH + LS_BUFS : buf - LS_DEPTH; // tile q - LS_DEPTH's buffer
-    int ahead = buf + LS_PREFETCH >= LS_BUFS ? buf + LS_PREFETCH - LS_BUFS : buf + LS_PREFETCH;
-    int ahead_id = id + LS_PREFETCH > LS_BUFS ? id + LS_PREFETCH - LS_BUFS - 1 : id + LS_PREFETCH;
-    unsigned held = s_held[old];
-    uint4 *s_vec = s_tiles + buf * (LS_TILE / 4);
-    ls_copies_wait(); // 1
-    ls_sync_tile_threads(); // every thread's copies of tile q have landed
-    if (t == 0) {
-      int next_id = ahead_id == LS_BUFS ? 0 : ahead_id + 1;
-      unsigned place = tiles;
-      if (drawn_end < LS_END_TICKETS) {
-        place = ls_next_ticket(h, &s_tickets);
-        drawn_end += place >= tiles;
-      }
-      s_ids[next_id] = place < tiles ? place : tiles;
-      s_held[buf] = tile;
-    }
-    if (tile < tiles) { // 2
-      size_t base = (size_t)tile * LS_TILE;
-      uint4 v[LS_VECS];
-      ls_get_own(s_vec, v);
-      unsigned flags = 0, sum;
-      unsigned mine = ls_thread_count(op, s_vec, v, op == LS_REPEATS ? s_after[buf] : 0, base, n, &flags);
-      unsigned before = ls_block_exclusive(mine, s_warp, &sum);
-      if (t == 0) {
-        ls_publish_aggregate(layout, slots, tile, epoch, sum);
-        s_sum[buf] = sum;
-      }
-      if (op == LS_SCAN) {
-        ls_thread_exclusive(v, before);
-        ls_put_own(s_vec, v);
-      } else {
-        s_flags[buf * LS_THREADS + t] = flags;
-        s_before[buf * LS_THREADS + t] = before;
-      }
-    }
-    ls_prefetch(op, in, n, s_ids[ahead_id], tiles, s_tiles + ahead * (LS_TILE / 4), s_after + ahead); // 3
-    ls_copies_commit();
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count, false, ls_window()); // 4
-    __syncthreads(); // held's prefix and tile q's results are in shared memory before anyone reads them
-    if (held < tiles) { // 5
-      size_t base = (size_t)held * LS_TILE;
-      if (op == LS_SCAN) {
-        ls_store_from_shared(out, base, ls_valid(n, base), s_tiles + old * (LS_TILE / 4), s_prefix);
-      } else {
-        ls_put_repeats(out, s_prefix, s_before[old * LS_THREADS + t], s_flags[old * LS_THREADS + t],
-                       (unsigned)(base + (size_t)t * LS_ITEMS));
-      }
-    }
-    __syncthreads(); // buffer `old`, s_prefix and the ids are read before the next round rewrites them
-    held_n += (tile < tiles) - (held < tiles);
-    buf = buf == LS_BUFS - 1 ? 0 : buf + 1;
-    id = id == LS_BUFS ? 0 : id + 1;
-  }
-}
-#elif !LS_CFG_RING
+#if !LS_CFG_RING
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
@@ -620,13 +392,10 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, before = 0, flags = 0;
-    ls_window early;         // LS_CFG_EARLY: held's first window, read ahead
-    bool has_early = false; // once it has been read
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
       size_t base = (size_t)tile * LS_TILE;
       ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
-      if (LS_CFG_EARLY && held < tiles && t < 32) ls_read_first_window(layout, slots, held, epoch, &early), has_early = true;
       next = s_next;
       unsigned mine = ls_thread_count(op, s_vec, v, after, base, n, &flags);
       before = ls_block_exclusive(mine, s_warp, &sum);
@@ -637,7 +406,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count, has_early, early); // 4
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count); // 4
     __syncthreads(); // held's prefix and the tile's results are in shared memory before anyone reads them
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
@@ -704,7 +473,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   // find_repeats's one, then its flags and counts, LS_THREADS words a slot.
   uint4 *s_tiles = ls_dynamic;
   unsigned *s_flags = (unsigned *)(ls_dynamic + LS_TILE / 4), *s_before = s_flags + LS_SLOTS * LS_THREADS;
-  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next[LS_SLOTS], s_prefix[LS_SLOTS], s_held[LS_SLOTS], s_sum[LS_SLOTS];
+  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix, s_held[LS_SLOTS], s_sum[LS_SLOTS];
   __shared__ ls_tickets s_tickets;
   ls_header *h = (ls_header *)work;
   unsigned *slots = (unsigned *)(h + 1);
@@ -716,27 +485,17 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   int slot = 0, held_n = 0; // this round's slot; the tiles held
   uint4 v[LS_VECS];         // the tile's loads
   unsigned after = 0;
-  bool tiler = t < LS_THREADS; // works on tiles (all but the look-back warp of LS_CFG_LBWARP)
-  if (tile < tiles && tiler) ls_fetch(op, in, n, tile, v, &after);
+  if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
   while (tile < tiles || held_n > 0) {
     int old = slot == LS_DEPTH ? 0 : slot + 1; // the oldest held tile's slot
     unsigned held = s_held[old], next = tiles;
-    ls_window early;         // LS_CFG_EARLY: held's first window, read ahead
-    bool has_early = false; // once it has been read
-#if LS_CFG_LBWARP
-    int looking = old == LS_DEPTH ? 0 : old + 1; // the second oldest's, whose prefix the look-back warp finds
-    ls_look_back_held(op, layout, slots, s_held[looking], tiles, epoch, s_sum[looking], &s_prefix[looking], count,
-                      false, early);
-#endif
     if (t == 0) s_held[slot] = tile; // at or past `tiles`: none
-    if (tile < tiles && tiler) {
-      if (t == 0) s_next[slot] = ls_next_ticket(h, &s_tickets); // 1
+    if (tile < tiles) {
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
       size_t base = (size_t)tile * LS_TILE;
       uint4 *s_vec = s_tiles + (op == LS_SCAN ? slot : 0) * (LS_TILE / 4);
       ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
-      if (LS_CFG_EARLY && !LS_CFG_LBWARP && held < tiles && t < 32)
-        ls_read_first_window(layout, slots, held, epoch, &early), has_early = true;
-      next = s_next[slot];
+      next = s_next;
       unsigned flags = 0, sum;
       unsigned mine = ls_thread_count(op, s_vec, v, after, base, n, &flags);
       unsigned before = ls_block_exclusive(mine, s_warp, &sum);
@@ -753,21 +512,18 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-#if !LS_CFG_LBWARP
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix[old], count, has_early, early); // 4
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count); // 4
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
-#endif
-    if (held < tiles && tiler) { // 5
+    if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
       if (op == LS_SCAN) {
-        ls_store_from_shared(out, base, ls_valid(n, base), s_tiles + old * (LS_TILE / 4), s_prefix[old]);
+        ls_store_from_shared(out, base, ls_valid(n, base), s_tiles + old * (LS_TILE / 4), s_prefix);
       } else {
-        ls_put_repeats(out, s_prefix[old], s_before[old * LS_THREADS + t], s_flags[old * LS_THREADS + t],
+        ls_put_repeats(out, s_prefix, s_before[old * LS_THREADS + t], s_flags[old * LS_THREADS + t],
                        (unsigned)(base + (size_t)t * LS_ITEMS));
       }
     }
     __syncthreads(); // slot `old`, s_prefix and s_next are read before the next round rewrites them
-    if (!tiler && tile < tiles) next = s_next[slot];
     held_n += (tile < tiles) - (held < tiles);
     slot = old;
     tile = next;
@@ -777,17 +533,16 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 
 // At most 64 registers a thread, so LS_CFG_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
-#define LS_LB_BOUNDS __launch_bounds__(LS_BLOCK, LS_CFG_MIN_BLOCKS)
 
-static __global__ void LS_LB_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
                                                 unsigned span, void *work) {
   ls_lookback_tiles(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, span, work);
 }
-static __global__ void LS_LB_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
+static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
                                                  unsigned span, void *work) {
   ls_lookback_tiles(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, span, work);
 }
-static __global__ void LS_LB_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
+static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
                                             unsigned tiles, unsigned span, void *work) {
   ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
 }
@@ -918,7 +673,7 @@ static cudaError_t ls_grid(const void *kernel, size_t smem, unsigned tiles, unsi
       return cudaSuccess;
     }
   LS_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LS_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, LS_BLOCK, smem));
+  LS_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, LS_THREADS, smem));
   unsigned blocks = (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
   for (int i = 0; i < 8; i++)
     if (!known[i].kernel) {
@@ -938,10 +693,10 @@ static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *ou
   unsigned tiles = (unsigned)ls_tiles(n), grid;
   if (layout == LS_PACKED) {
     LS_TRY(ls_grid((const void *)ls_scan_packed, LS_SMEM_SCAN, tiles, &grid));
-    ls_scan_packed<<<grid, LS_BLOCK, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid * LS_END_TICKETS, work);
+    ls_scan_packed<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
   } else {
     LS_TRY(ls_grid((const void *)ls_scan_acq_rel, LS_SMEM_SCAN, tiles, &grid));
-    ls_scan_acq_rel<<<grid, LS_BLOCK, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid * LS_END_TICKETS, work);
+    ls_scan_acq_rel<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
   }
   return cudaGetLastError();
 }
@@ -995,6 +750,6 @@ cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, un
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
   unsigned tiles = (unsigned)ls_tiles(n), grid;
   LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, tiles, &grid));
-  ls_repeats<<<grid, LS_BLOCK, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid * LS_END_TICKETS, d_work);
+  ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
 }

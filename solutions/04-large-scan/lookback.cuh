@@ -8,11 +8,7 @@
 #ifndef LS_CFG_LOOKS
 #define LS_CFG_LOOKS 1 // rows of 32 tiles in each look-back window after the first
 #endif
-#ifndef LS_CFG_FIRST_ROWS
-#define LS_CFG_FIRST_ROWS 1 // rows of 32 tiles in the first look-back window (at most LS_CFG_LOOKS)
-#endif
-enum { LS_LOOKS = LS_CFG_LOOKS, LS_FIRST_ROWS = LS_CFG_FIRST_ROWS };
-static_assert(LS_CFG_FIRST_ROWS <= LS_CFG_LOOKS, "the first window has at most LS_CFG_LOOKS rows");
+enum { LS_LOOKS = LS_CFG_LOOKS };
 #ifndef LS_CFG_BACKOFF_NS
 #define LS_CFG_BACKOFF_NS 0 // a pause between polls of a window that is not ready (0: none)
 #endif
@@ -148,49 +144,23 @@ static __device__ __forceinline__ void ls_publish_aggregate(int layout, unsigned
 // every width above one row was slower (tuning-04-h100.txt: at 2^28, 1% with
 // 2 rows, 3% with 4, 12% with 8), before and after the kernels below began to
 // look back a tile late.
-// A look-back window as one lane of the warp read it: row k is the slot of
-// tile end - 1 - lane - 32k, for k below `rows`.
-typedef struct ls_window {
-  unsigned status[LS_LOOKS], value[LS_LOOKS];
-} ls_window;
-
-static __device__ __forceinline__ void ls_read_window(int layout, unsigned *slots, long long end, int rows,
-                                                      unsigned epoch, ls_window *w) {
-  int lane = threadIdx.x & 31;
-#pragma unroll
-  for (int k = 0; k < LS_LOOKS; k++) {
-    long long p = end - 1 - 32 * k - lane;
-    w->status[k] = k < rows ? LS_PREFIX : LS_AGGREGATE, w->value[k] = 0; // before tile 0, or a row not read: add 0
-    if (p >= 0 && k < rows) w->status[k] = ls_peek(layout, ls_slot(layout, slots, p), epoch, &w->value[k]);
-  }
-}
-
-// The first window of tile's look-back, read ahead of it (LS_CFG_EARLY): the
-// look-back starts from this snapshot instead of reading the window again. A
-// snapshot is as good as a later read, only older: a slot's status only goes
-// from NOT_READY to AGGREGATE to PREFIX, and each status's value is final.
-static __device__ __forceinline__ void ls_read_first_window(int layout, unsigned *slots, unsigned tile,
-                                                            unsigned epoch, ls_window *w) {
-  ls_read_window(layout, slots, tile, LS_FIRST_ROWS, epoch, w);
-}
-
 static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *slots, unsigned tile, unsigned epoch,
-                                                       unsigned aggregate, bool has_early, ls_window early) {
+                                                       unsigned aggregate) {
   int lane = threadIdx.x & 31;
   if (tile == 0) return 0;
   unsigned prefix = 0;
   long long end = tile;
-  int rows = LS_FIRST_ROWS; // the first window is 32 tiles: its nearest tiles are often still loading
+  int rows = 1; // the first window is 32 tiles: its nearest tiles are often still loading
   for (;;) {
-    ls_window w;
-    unsigned *status = w.status, *value = w.value;
+    unsigned status[LS_LOOKS], value[LS_LOOKS];
     int near;          // the row of the window's nearest PREFIX (LS_LOOKS: none)
     unsigned near_lane; // its lane in that row
     for (;;) {
-      if (has_early) {
-        w = early, has_early = false;
-      } else {
-        ls_read_window(layout, slots, end, rows, epoch, &w);
+#pragma unroll
+      for (int k = 0; k < LS_LOOKS; k++) {
+        long long p = end - 1 - 32 * k - lane;
+        status[k] = k < rows ? LS_PREFIX : LS_AGGREGATE, value[k] = 0; // before tile 0, or a row not read: add 0
+        if (p >= 0 && k < rows) status[k] = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value[k]);
       }
       near = LS_LOOKS, near_lane = 31;
       bool wait = false;
