@@ -2,7 +2,7 @@
 # tune-04.sh: try other shapes of assignment 04's reference scan on the GPU at
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
 # reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
-# LS_CFG_DEPTH, LS_CFG_AHEAD, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT and
+# LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT and
 # LS_CFG_STREAM).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
@@ -10,9 +10,7 @@
 #
 # A SHAPE is THREADSxITEMSxBLOCKS, then optionally r (the held tiles in a ring
 # of buffers in dynamic shared memory, not in registers: LS_CFG_RING, which
-# lets a tile pass 48 KiB, e.g. 512x24x2r, 512x32x2r or 1024x16x1r), a (with
-# the ring: the next two tiles' loads in flight in registers, not one:
-# LS_CFG_AHEAD 2, which implies r, e.g. 512x16x2a), dD (look
+# lets a tile pass 48 KiB, e.g. 512x24x2r, 512x32x2r or 1024x16x1r), dD (look
 # back on a tile D rounds after publishing its sum, from a ring of D + 1
 # tiles: LS_CFG_DEPTH, which implies r, e.g. 512x16x2d2), sNS (a back-off of
 # NS ns between polls), wK (K rows of 32 tiles in each look-back window after
@@ -50,15 +48,14 @@ case ${1:-} in
           git show "$rev:solutions/04-large-scan/$f" > "$src/$f" || { echo "tune-04: no solutions/04-large-scan/$f at git revision '$rev'" >&2; exit 2; }
         done
       fi
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(a)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][a][dD][sNS][wK][n][c] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
       fi
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
-      flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}${BASH_REMATCH[6]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[7]:-1}"
-      flags+=" -DLS_CFG_AHEAD=$([ -n "${BASH_REMATCH[5]}" ] && echo 2 || echo 1)"
-      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[9]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[11]:-1}"
-      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[12]}" ] && echo 0 || echo 1)"
-      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
+      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
+      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
+      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
@@ -97,5 +94,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][a][dD][sNS][wK][n][c]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c]...] | run" >&2; exit 2 ;;
 esac

@@ -70,15 +70,6 @@
 #if LS_CFG_DEPTH < 1 || (LS_CFG_DEPTH > 1 && !LS_CFG_RING)
 #error "LS_CFG_DEPTH is 1, or more with LS_CFG_RING 1"
 #endif
-//   LS_CFG_AHEAD 2  (with LS_CFG_RING 1) the loads of the next two tiles are
-//                   in flight in registers, not one: two tile-sized register
-//                   arrays take turns, round by round.
-#ifndef LS_CFG_AHEAD
-#define LS_CFG_AHEAD 1
-#endif
-#if LS_CFG_AHEAD != 1 && (LS_CFG_AHEAD != 2 || !LS_CFG_RING)
-#error "LS_CFG_AHEAD is 1, or 2 with LS_CFG_RING 1"
-#endif
 enum {
   LS_THREADS = LS_CFG_THREADS,
   LS_ITEMS = LS_CFG_ITEMS,
@@ -487,26 +478,20 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   ls_header *h = (ls_header *)work;
   unsigned *slots = (unsigned *)(h + 1);
   int t = threadIdx.x;
-  __shared__ unsigned s_second;
-  if (t == 0) {
-    s_first = ls_first_ticket(h, span, &s_tickets);
-    s_second = LS_CFG_AHEAD == 2 && s_first < tiles ? ls_next_ticket(h, &s_tickets) : tiles;
-  }
+  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
   if (t < LS_SLOTS) s_held[t] = tiles; // every slot starts empty
   __syncthreads(); // the first tile, the call's tickets and the empty slots are in shared memory before any read
   unsigned tile = s_first, epoch = s_tickets.epoch;
-  unsigned tile1 = s_second; // LS_CFG_AHEAD 2: the tile after `tile`, whose loads are in flight too
   int slot = 0, held_n = 0; // this round's slot; the tiles held
-  uint4 va[LS_VECS], vb[LS_VECS]; // the tile's loads (vb: LS_CFG_AHEAD 2's second tile)
-  unsigned after_a = 0, after_b = 0;
-  if (tile < tiles) ls_fetch(op, in, n, tile, va, &after_a);
-  if (LS_CFG_AHEAD == 2 && tile1 < tiles) ls_fetch(op, in, n, tile1, vb, &after_b);
-  auto round = [&](uint4 (&v)[LS_VECS], unsigned &after) -> bool {
+  uint4 v[LS_VECS];         // the tile's loads
+  unsigned after = 0;
+  if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
+  while (tile < tiles || held_n > 0) {
     int old = slot == LS_DEPTH ? 0 : slot + 1; // the oldest held tile's slot
     unsigned held = s_held[old], next = tiles;
     if (t == 0) s_held[slot] = tile; // at or past `tiles`: none
     if (tile < tiles) {
-      if (t == 0) s_next = LS_CFG_AHEAD == 1 || tile1 < tiles ? ls_next_ticket(h, &s_tickets) : tiles; // 1
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
       size_t base = (size_t)tile * LS_TILE;
       uint4 *s_vec = s_tiles + (op == LS_SCAN ? slot : 0) * (LS_TILE / 4);
       ls_to_threads(s_vec, v); // 2; its barrier also publishes s_next
@@ -541,18 +526,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
     __syncthreads(); // slot `old`, s_prefix and s_next are read before the next round rewrites them
     held_n += (tile < tiles) - (held < tiles);
     slot = old;
-    if (LS_CFG_AHEAD == 2) {
-      tile = tile1, tile1 = next;
-    } else {
-      tile = next;
-    }
-    return tile < tiles || held_n > 0;
-  };
-  if (tile < tiles || held_n > 0)
-    for (;;) {
-      if (!round(va, after_a)) break;
-      if (!round(LS_CFG_AHEAD == 2 ? vb : va, LS_CFG_AHEAD == 2 ? after_b : after_a)) break;
-    }
+    tile = next;
+  }
 }
 #endif
 
