@@ -1,0 +1,402 @@
+// tma.cu (instructor tooling, a record: not built by make): two questions
+// about the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan is
+// built on it.
+//   1. Does a copy through shared memory with bulk loads and stores move bytes
+//      as fast as cudaMemcpy's device-to-device copy, at 2^24, 2^26 and 2^28
+//      unsigned ints? Timed as the judge times a call: before each sample the
+//      input is rewritten and the output filled with 0xA5 bytes (untimed),
+//      samples of the rows taken in turn, medians.
+//   2. How long does one status-word load (ld.relaxed.gpu, an L2 hit) take
+//      while the SM streams, with the stream's loads in registers (LDG, as the
+//      04 reference does) or in the bulk copy engine? The reference's
+//      look-back reads took 2000-3000 cycles under load (tuning-04-h100.txt).
+// On a GPU host, with nvcc alone:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Isolutions/04-large-scan -Iassignments/04-large-scan \
+//        tools/probe-04/tma.cu -o tma && ./tma
+#include "large_scan.cu"
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <vector>
+
+#define CK(x)                                                                                                          \
+  do {                                                                                                                 \
+    cudaError_t e_ = (x);                                                                                              \
+    if (e_ != cudaSuccess) {                                                                                           \
+      printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                                               \
+      exit(1);                                                                                                         \
+    }                                                                                                                  \
+  } while (0)
+
+// ---------------------------------------------------------------- bulk copy primitives (PTX, sm_90)
+static __device__ __forceinline__ unsigned sa(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+static __device__ __forceinline__ void bar_init(unsigned long long *b, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sa(b)), "r"(count) : "memory");
+}
+static __device__ __forceinline__ void bar_fence_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+static __device__ __forceinline__ void bar_expect(unsigned long long *b, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(b)), "r"(bytes) : "memory");
+}
+static __device__ __forceinline__ bool bar_try(unsigned long long *b, unsigned parity) {
+  unsigned ok;
+  asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+               : "=r"(ok)
+               : "r"(sa(b)), "r"(parity)
+               : "memory");
+  return ok != 0;
+}
+static __device__ __forceinline__ void bar_wait(unsigned long long *b, unsigned parity) {
+  while (!bar_try(b, parity)) {
+  }
+}
+static __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *b) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(sa(dst)),
+               "l"(src), "r"(bytes), "r"(sa(b))
+               : "memory");
+}
+static __device__ __forceinline__ void bulk_store(void *dst, const void *src, unsigned bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(sa(src)), "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+template <int N> static __device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+static __device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+static __device__ __forceinline__ unsigned ld_relaxed(const unsigned *p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// ---------------------------------------------------------------- the latency probe (warp `probe_warp`, lane 0)
+struct lat {
+  unsigned long long cycles, loads;
+};
+__device__ lat g_lat[1024];
+// Dependent status loads, one every ~1 us, until *done reaches `until` (and
+// at least min_loads of them).
+static __device__ void probe_latency(const unsigned *status, unsigned mask, volatile int *done, int until,
+                                     unsigned min_loads) {
+  __shared__ volatile unsigned sink;
+  unsigned v = 0;
+  unsigned long long sum = 0, loads = 0;
+  const unsigned *p = status + 32 * (blockIdx.x % 256);
+  while (*done < until || loads < min_loads) {
+    long long t0 = clock64();
+    v = ld_relaxed(p + (v & mask));
+    sink = v; // waits for the load
+    long long t1 = clock64();
+    sum += t1 - t0, loads++;
+    __nanosleep(500);
+  }
+  g_lat[blockIdx.x] = {sum, loads};
+}
+
+// ---------------------------------------------------------------- copies
+// Tickets (reset before each timed call, untimed) and each block's end time.
+__device__ unsigned g_ticket;
+__device__ unsigned long long g_end[1024];
+static __device__ __forceinline__ void mark_end() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  g_end[blockIdx.x] = t;
+}
+// TMA: a persistent block, one thread streaming tiles of TB bytes through S
+// stages (tile k of the block: blockIdx.x + k * gridDim.x); warp 1 probes.
+template <int S, int TB, bool TICKETS = false>
+static __global__ void tma_copy(const char *in, char *out, size_t bytes, const unsigned *status, unsigned mask,
+                                int probe) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  unsigned long long *bar = (unsigned long long *)(smem + S * TB);
+  __shared__ int done;
+  if (threadIdx.x == 0) {
+    done = 0;
+    for (int s = 0; s < S; s++) bar_init(&bar[s], 1);
+    bar_fence_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 32 && probe) probe_latency(status, mask, &done, 1, probe > 1 ? 200 : 0);
+  if (threadIdx.x != 0) return;
+  size_t tiles = bytes / TB;
+  if (TICKETS) { // the stages hold tiles taken from the counter, in the order taken
+    size_t held[S];
+    int issued = 0; // tiles issued; tile k sits in stage k % S
+    for (; issued < S; issued++) {
+      size_t t = atomicAdd(&g_ticket, 1u);
+      if (t >= tiles) break;
+      held[issued] = t;
+      bar_expect(&bar[issued], TB);
+      bulk_load(smem + issued * TB, in + t * TB, TB, &bar[issued]);
+    }
+    bool more = issued == S;
+    for (int k = 0; k < issued; k++) {
+      int s = k % S;
+      bar_wait(&bar[s], (unsigned)((k / S) & 1));
+      bulk_store(out + held[s] * TB, smem + s * TB, TB);
+      if (k >= 1 && more) { // refill the stage whose store went out last time
+        size_t t = atomicAdd(&g_ticket, 1u);
+        if (t >= tiles) {
+          more = false;
+          continue;
+        }
+        bulk_wait_read<1>();
+        int r = (k - 1) % S;
+        held[r] = t;
+        bar_expect(&bar[r], TB);
+        bulk_load(smem + r * TB, in + t * TB, TB, &bar[r]);
+        issued++;
+      }
+    }
+  } else {
+    long long nk = tiles > blockIdx.x ? (long long)((tiles - 1 - blockIdx.x) / gridDim.x) + 1 : 0;
+    auto at = [&](long long k) { return (size_t)(blockIdx.x + k * gridDim.x) * TB; };
+    for (long long k = 0; k < S && k < nk; k++) {
+      bar_expect(&bar[k], TB);
+      bulk_load(smem + k * TB, in + at(k), TB, &bar[k]);
+    }
+    for (long long k = 0; k < nk; k++) {
+      int s = (int)(k % S);
+      bar_wait(&bar[s], (unsigned)((k / S) & 1));
+      bulk_store(out + at(k), smem + s * TB, TB);
+      if (k >= 1 && k - 1 + S < nk) { // refill the stage whose store went out last time
+        bulk_wait_read<1>();
+        int r = (int)((k - 1) % S);
+        bar_expect(&bar[r], TB);
+        bulk_load(smem + r * TB, in + at(k - 1 + S), TB, &bar[r]);
+      }
+    }
+  }
+  bulk_wait_all();
+  mark_end();
+  *(volatile int *)&done = 1;
+}
+
+// LDG: the reference's way, 512 threads with four 16-byte loads each in
+// flight, two blocks an SM, persistent; warp 16 probes.
+static __global__ void __launch_bounds__(544, 2)
+    ldg_copy(const uint4 *in, uint4 *out, size_t vecs, const unsigned *status, unsigned mask, int probe) {
+  __shared__ int done;
+  if (threadIdx.x == 0) done = 0;
+  __syncthreads();
+  if (threadIdx.x >= 512) {
+    if (threadIdx.x == 512 && probe) probe_latency(status, mask, &done, 16, 0);
+    return;
+  }
+  for (size_t base = (size_t)blockIdx.x * 2048; base < vecs; base += (size_t)gridDim.x * 2048) {
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = in[base + j * 512 + threadIdx.x];
+#pragma unroll
+    for (int j = 0; j < 4; j++) out[base + j * 512 + threadIdx.x] = v[j];
+  }
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0) atomicAdd(&done, 1);
+  if (threadIdx.x == 0) mark_end();
+}
+
+// The same, with tiles taken from a counter (ticketed), V vectors a thread.
+template <int V> static __global__ void __launch_bounds__(512) ldg_tickets(const uint4 *in, uint4 *out, size_t vecs) {
+  __shared__ unsigned s_t[2];
+  unsigned tiles = (unsigned)(vecs / (V * 512));
+  if (threadIdx.x == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
+  __syncthreads();
+  unsigned t = s_t[0];
+  int p = 0;
+  while (t < tiles) {
+    uint4 v[V];
+    size_t base = (size_t)t * V * 512 + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < V; j++) v[j] = in[base + j * 512];
+    if (threadIdx.x == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
+#pragma unroll
+    for (int j = 0; j < V; j++) out[base + j * 512] = v[j];
+    __syncthreads();
+    p ^= 1;
+    t = s_t[p];
+  }
+  if (threadIdx.x == 0) mark_end();
+}
+
+// A plain copy, one block a piece of T x 4 vectors: the best-known simple kernel.
+template <int T> static __global__ void plain_copy(const uint4 *in, uint4 *out, size_t vecs) {
+  size_t base = (size_t)blockIdx.x * (4 * T) + threadIdx.x;
+  uint4 v[4];
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    if (base + j * T < vecs) v[j] = in[base + j * T];
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    if (base + j * T < vecs) out[base + j * T] = v[j];
+}
+
+// ---------------------------------------------------------------- host
+static int sms;
+static unsigned *g_status;
+
+template <int S, int TB, bool TK = false>
+static int launch_tma(const void *in, void *out, size_t bytes, int blocks_per_sm, int probe) {
+  size_t smem = (size_t)S * TB + 8 * S;
+  static bool set;
+  if (!set) {
+    CK(cudaFuncSetAttribute(tma_copy<S, TB, TK>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    set = true;
+  }
+  tma_copy<S, TB, TK><<<sms * blocks_per_sm, probe ? 64 : 32, smem>>>((const char *)in, (char *)out, bytes, g_status,
+                                                                       0, probe);
+  CK(cudaGetLastError());
+  return sms * blocks_per_sm;
+}
+static int plain512_occ2(const void *in, void *out, size_t vecs) {
+  static bool set;
+  if (!set) {
+    CK(cudaFuncSetAttribute(plain_copy<512>, cudaFuncAttributeMaxDynamicSharedMemorySize, 90 * 1024));
+    set = true;
+  }
+  plain_copy<512><<<(unsigned)((vecs + 2047) / 2048), 512, 90 * 1024>>>((const uint4 *)in, (uint4 *)out, vecs);
+  return 0;
+}
+
+struct row {
+  const char *name;
+  int kind; // 0 memcpy, 1 plain, 2 ldg, 3..: tma configs, 9 scan
+};
+
+// Returns the grid of a persistent kernel (whose blocks' end times are in g_end), else 0.
+static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *work) {
+  size_t bytes = n * 4, vecs = bytes / 16;
+  const uint4 *i4 = (const uint4 *)in;
+  uint4 *o4 = (uint4 *)out;
+  int grid = 0;
+  switch (kind) {
+  case 0: CK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice)); break;
+  case 1: plain_copy<256><<<(unsigned)((vecs + 1023) / 1024), 256>>>(i4, o4, vecs); break;
+  case 2: plain_copy<512><<<(unsigned)((vecs + 2047) / 2048), 512>>>(i4, o4, vecs); break;
+  case 3: plain512_occ2(in, out, vecs); break;
+  case 4: ldg_copy<<<grid = sms * 2, 544>>>(i4, o4, vecs, g_status, 0, 0); break;
+  case 5: ldg_tickets<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 6: ldg_tickets<4><<<grid = sms * 4, 512>>>(i4, o4, vecs); break;
+  case 7: ldg_tickets<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 8: grid = launch_tma<6, 32768>(in, out, bytes, 1, 0); break;
+  case 9: grid = launch_tma<6, 32768, true>(in, out, bytes, 1, 0); break;
+  case 10: grid = launch_tma<3, 32768, true>(in, out, bytes, 2, 0); break;
+  case 11: grid = launch_tma<12, 16384, true>(in, out, bytes, 1, 0); break;
+  case 12: CK(exclusive_scan(in, out, n, work)); break;
+  }
+  CK(cudaGetLastError());
+  return grid;
+}
+
+int main() {
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  printf("# %s, %d SMs, L2 %d MiB\n", prop.name, sms, prop.l2CacheSize >> 20);
+  CK(cudaMalloc(&g_status, 256 * 32 * 4));
+  CK(cudaMemset(g_status, 0, 256 * 32 * 4));
+  const row rows[] = {{"memcpy_d2d", 0},     {"plain_256", 1},      {"plain_512", 2},      {"plain_512_occ2", 3},
+                      {"ldg_static_2x4", 4}, {"ldg_ticket_2x4", 5}, {"ldg_ticket_4x4", 6}, {"ldg_ticket_2x8", 7},
+                      {"tma_static_1x6", 8}, {"tma_ticket_1x6", 9}, {"tma_ticket_2x3", 10}, {"tma_tick_1x12x16", 11},
+                      {"ref_scan", 12}};
+  const int R = sizeof rows / sizeof *rows, reps = 9;
+  printf("%-16s %-6s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
+  for (int lg : {24, 26, 28}) {
+    size_t n = (size_t)1 << lg, bytes = n * 4;
+    unsigned *src, *in, *out;
+    void *work;
+    CK(cudaMalloc(&src, bytes));
+    CK(cudaMalloc(&in, bytes));
+    CK(cudaMalloc(&out, bytes));
+    CK(cudaMalloc(&work, exclusive_scan_workspace(n)));
+    CK(cudaMemset(work, 0xA5, exclusive_scan_workspace(n)));
+    std::vector<unsigned> h(n);
+    srand(lg);
+    for (size_t i = 0; i < n; i++) h[i] = (unsigned)rand();
+    CK(cudaMemcpy(src, h.data(), bytes, cudaMemcpyHostToDevice));
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    std::vector<std::vector<float>> ms(R);
+    std::vector<double> spread(R, -1);
+    for (int rep = -1; rep < reps; rep++)
+      for (int r = 0; r < R; r++) {
+        CK(cudaMemcpy(in, src, bytes, cudaMemcpyDeviceToDevice));
+        CK(cudaMemset(out, 0xA5, bytes));
+        unsigned zero = 0;
+        CK(cudaMemcpyToSymbol(g_ticket, &zero, 4));
+        CK(cudaEventRecord(a));
+        int grid = run_row(rows[r].kind, in, out, n, work);
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float t;
+        CK(cudaEventElapsedTime(&t, a, b));
+        if (rep >= 0) ms[r].push_back(t);
+        if (grid) {
+          std::vector<unsigned long long> e(grid);
+          CK(cudaMemcpyFromSymbol(e.data(), g_end, grid * 8));
+          spread[r] = (*std::max_element(e.begin(), e.end()) - *std::min_element(e.begin(), e.end())) / 1e3;
+        }
+        // every copy checked at both ends and in the middle; the scan's last element
+        if (rep == reps - 1) {
+          unsigned o[3];
+          size_t at[3] = {0, n / 2 + 5, n - 1};
+          for (int i = 0; i < 3; i++) CK(cudaMemcpy(&o[i], out + at[i], 4, cudaMemcpyDeviceToHost));
+          bool ok;
+          if (rows[r].kind == 12) {
+            unsigned s = 0;
+            for (size_t i = 0; i + 1 < n; i++) s += h[i];
+            ok = o[0] == 0 && o[2] == s;
+          } else {
+            ok = o[0] == h[at[0]] && o[1] == h[at[1]] && o[2] == h[at[2]];
+          }
+          if (!ok) printf("  %s at 2^%d: WRONG output\n", rows[r].name, lg);
+        }
+      }
+    float copy = 0;
+    for (int r = 0; r < R; r++) {
+      std::sort(ms[r].begin(), ms[r].end());
+      float med = ms[r][reps / 2];
+      if (r == 0) copy = med;
+      printf("%-16s 2^%-4d %10.4f %9.1f %7.3f", rows[r].name, lg, med, 2.0 * bytes / med / 1e6, med / copy);
+      if (spread[r] >= 0) printf(" %8.1f", spread[r]);
+      printf("\n");
+    }
+    // Question 2 at 2^28 only: the status load's latency under each stream.
+    if (lg == 28) {
+      printf("# status-load latency (ld.relaxed.gpu, L2 hit), cycles: mean over every probing block\n");
+      for (int mode = 0; mode < 3; mode++) {
+        CK(cudaMemset(out, 0xA5, bytes));
+        int blocks;
+        if (mode == 0) { // idle: one short TMA copy of almost nothing, the probe alone for a while
+          blocks = sms;
+          size_t smem = 4 * 32768 + 32;
+          CK(cudaFuncSetAttribute(tma_copy<4, 32768>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+          // a copy of 0 bytes: thread 0 sets done at once; the probe reads at least once
+          tma_copy<4, 32768><<<blocks, 64, smem>>>((const char *)in, (char *)out, 0, g_status, 0, 2);
+        } else if (mode == 1) {
+          blocks = sms * 2;
+          ldg_copy<<<blocks, 544>>>((const uint4 *)in, (uint4 *)out, bytes / 16, g_status, 0, 1);
+        } else {
+          blocks = sms;
+          size_t smem = 4 * 32768 + 32;
+          tma_copy<4, 32768><<<blocks, 64, smem>>>((const char *)in, (char *)out, bytes, g_status, 0, 1);
+        }
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        std::vector<lat> l(blocks);
+        CK(cudaMemcpyFromSymbol(l.data(), g_lat, blocks * sizeof(lat)));
+        unsigned long long c = 0, k = 0;
+        for (auto &x : l) c += x.cycles, k += x.loads;
+        printf("  %-30s %8.0f cycles (%llu loads)\n",
+               mode == 0 ? "idle" : mode == 1 ? "under the LDG copy (2x512)" : "under the TMA copy (1x4x32K)",
+               k ? (double)c / k : 0.0, k);
+      }
+    }
+    CK(cudaFree(src));
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+    CK(cudaFree(work));
+  }
+  return 0;
+}
