@@ -776,14 +776,15 @@ static __device__ __forceinline__ void ls_lookback_tiles_bulk(int op, int layout
         mine = __popc(flags);
       }
       before = ls_block_exclusive(mine, s_warp, &sum); // its barrier ends every read of the stage loaded next
-      if (t == 0) {
-        ls_publish_aggregate(layout, slots, tile, epoch, sum);
-        if (more) {
-          if (op == LS_SCAN) ls_bulk_wait_read(); // the engine has read out the stage's last tile (stored last round)
-          more = ls_bulk_issue(in, n, tiles, r + lead, ls_ticket_place(h, &s_tickets, ticket), stages, s_full, s_tile);
-          if (more) ticket = atomicAdd(&h->ticket, 1u);
-        }
-      }
+      if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
+    }
+    // Thread 0 sets round r + lead's tile: a load, or none once the tickets have
+    // run out (the stage's s_tile still holds the tile of S rounds before).
+    if (t == 0 && !more) s_tile[(r + lead) % LS_STAGES] = tiles;
+    if (t == 0 && more) {
+      if (op == LS_SCAN) ls_bulk_wait_read(); // the engine has read out the stage's last tile (stored last round)
+      more = ls_bulk_issue(in, n, tiles, r + lead, ls_ticket_place(h, &s_tickets, ticket), stages, s_full, s_tile);
+      if (more) ticket = atomicAdd(&h->ticket, 1u);
     }
     ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[r & 1], count); // 2
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
@@ -926,7 +927,7 @@ static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 // attribute belongs to the device's copy of the kernel), before its occupancy
 // is asked or it is launched.
 static cudaError_t ls_allow_smem(const void *kernel, size_t bytes) {
-  if (bytes <= 48 * 1024) return cudaSuccess;
+  if (bytes == 0) return cudaSuccess; // (below 48 KiB, the static shared memory may still take it past)
   static struct {
     const void *kernel;
     int device;
