@@ -567,8 +567,8 @@ enum {
   LS_LEAD_SCAN = LS_STAGES - 2,
   LS_LEAD_REPEATS = LS_STAGES - 1,
 };
-static_assert(LS_STAGES >= 3, "a scan needs a stage loading, one scanned and one held");
-static_assert(LS_VECS == 1 || LS_VECS == 2 || LS_VECS == 4 || LS_VECS == 8, "ls_rot needs a power of two vectors that divides 8");
+static_assert(!LS_CFG_BULK || LS_STAGES >= 3, "a scan needs a stage loading, one scanned and one held");
+static_assert(!LS_CFG_BULK || LS_VECS == 1 || LS_VECS == 2 || LS_VECS == 4 || LS_VECS == 8, "ls_rot needs a power of two vectors that divides 8");
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define LS_BULK_ARCH 1
