@@ -1,17 +1,14 @@
 #!/usr/bin/env bash
 # tune-04.sh: try other shapes of assignment 04's reference scan on the GPU at
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
-# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_BULK,
-# LS_CFG_STAGES, LS_CFG_RING, LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS,
-# LS_CFG_PERSISTENT and LS_CFG_STREAM).
+# reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
+# LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT and
+# LS_CFG_STREAM).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
 #   bash tools/tune-04.sh run                on the GPU host: the table
 #
-# A SHAPE is THREADSxITEMSxBLOCKS, then optionally tS (tiles moved by the copy
-# engine through S stages of shared memory a block: LS_CFG_BULK 1 with
-# LS_CFG_STAGES S, e.g. 512x16x2t3; without t, the register kernels of the
-# GPUs before Hopper, LS_CFG_BULK 0), r (the held tiles in a ring
+# A SHAPE is THREADSxITEMSxBLOCKS, then optionally r (the held tiles in a ring
 # of buffers in dynamic shared memory, not in registers: LS_CFG_RING, which
 # lets a tile pass 48 KiB, e.g. 512x24x2r, 512x32x2r or 1024x16x1r), dD (look
 # back on a tile D rounds after publishing its sum, from a ring of D + 1
@@ -51,16 +48,14 @@ case ${1:-} in
           git show "$rev:solutions/04-large-scan/$f" > "$src/$f" || { echo "tune-04: no solutions/04-large-scan/$f at git revision '$rev'" >&2; exit 2; }
         done
       fi
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(t([0-9]+))?(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[tS][r][dD][sNS][wK][n][c] (e.g. 256x16x4, 512x16x2t3, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
       fi
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
-      m=("${BASH_REMATCH[@]}")
-      flags+=" -DLS_CFG_BULK=$([ -n "${m[4]}" ] && echo 1 || echo 0) -DLS_CFG_STAGES=${m[5]:-3}"
-      flags+=" -DLS_CFG_RING=$([ -n "${m[6]}${m[7]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${m[8]:-1}"
-      flags+=" -DLS_CFG_BACKOFF_NS=${m[10]:-0} -DLS_CFG_LOOKS=${m[12]:-1}"
-      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${m[13]}" ] && echo 0 || echo 1)"
-      flags+=" -DLS_CFG_STREAM=$([ -n "${m[14]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
+      flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
+      flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
+      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
@@ -99,5 +94,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[tS][r][dD][sNS][wK][n][c]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c]...] | run" >&2; exit 2 ;;
 esac

@@ -194,12 +194,10 @@ static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t ba
   for (int j = 0; j < LS_VECS; j++) ls_store_vector(out, base, valid, j * LS_THREADS + threadIdx.x, v[j], add);
 }
 
-// The dynamic shared memory of a kernel (the copy engine's stages, or with
-// LS_CFG_RING the ring): its size is the launch's, LS_SMEM_BULK, LS_SMEM_SCAN,
-// LS_SMEM_REPEATS or LS_SMEM_TILE.
-extern __shared__ uint4 ls_dynamic[];
-
 #if LS_CFG_RING
+// The dynamic shared memory of a kernel (LS_CFG_RING): its size is the
+// launch's, LS_SMEM_SCAN, LS_SMEM_REPEATS or LS_SMEM_TILE.
+extern __shared__ uint4 ls_dynamic[];
 
 // The same from a tile's results in shared memory (LS_CFG_RING): each vector
 // goes from shared memory to out without a register array for the tile, since
@@ -533,287 +531,6 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 }
 #endif
 
-// ---------------------------------------------------------------- the bulk copy engine (sm_90 and later)
-
-// On GPUs of compute capability 9.0 and later (Hopper), the single-pass
-// kernels below move whole tiles between global and shared memory with the
-// bulk copy engine (TMA, cp.async.bulk), not with the threads' own loads. The
-// measurements that led here (tuning-04-h100.txt, 2026-11-25, late night):
-//   - a copy with the reference's own access pattern (persistent blocks,
-//     tiles from a ticket counter, four 16-byte loads a thread in flight)
-//     runs as fast as cudaMemcpy, so neither the pattern nor the tickets cost
-//     the scan its last 5 %;
-//   - a status load that hits in L2 takes about 300 cycles on an idle GPU,
-//     4100 while the SM streams with its own loads (they queue ahead of it),
-//     and 1900-2100 while the copy engine streams. The look-back's reads, on
-//     the critical path of every round, get twice as fast;
-//   - the engine needs no registers for tiles in flight, so a block can have
-//     LS_STAGES - 2 tiles loading while it scans one and looks back for
-//     another, and a store is one instruction of one thread.
-// LS_CFG_BULK 0 (a tuning experiment) keeps the register kernels everywhere;
-// older GPUs always use them.
-#ifndef LS_CFG_BULK
-#define LS_CFG_BULK 1
-#endif
-#ifndef LS_CFG_STAGES
-#define LS_CFG_STAGES 3 // tile buffers a block, in dynamic shared memory
-#endif
-enum {
-  LS_STAGES = LS_CFG_STAGES,
-  LS_SMEM_BULK = LS_STAGES * LS_TILE * 4,
-  // Rounds between issuing a tile's load and scanning it: a scan's stage stays
-  // busy until its results have been stored, a round after it was scanned;
-  // find_repeats's is free once its flags are known.
-  LS_LEAD_SCAN = LS_STAGES - 2,
-  LS_LEAD_REPEATS = LS_STAGES - 1,
-};
-static_assert(!LS_CFG_BULK || LS_STAGES >= 3, "a scan needs a stage loading, one scanned and one held");
-static_assert(!LS_CFG_BULK || LS_VECS == 1 || LS_VECS == 2 || LS_VECS == 4 || LS_VECS == 8, "ls_rot needs a power of two vectors that divides 8");
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define LS_BULK_ARCH 1
-#else
-#define LS_BULK_ARCH 0
-#endif
-
-#if LS_BULK_ARCH
-static __device__ __forceinline__ unsigned ls_smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-// A stage's barrier: one arrival (thread 0's, with the bytes it expects) and
-// the engine's bytes complete each phase.
-static __device__ __forceinline__ void ls_stage_init(unsigned long long *bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ls_smem(bar)) : "memory");
-}
-static __device__ __forceinline__ void ls_stage_expect(unsigned long long *bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ls_smem(bar)), "r"(bytes) : "memory");
-}
-// Every thread: until phase `parity` of the stage's barrier has completed,
-// after which the engine's writes to the stage are visible to the thread.
-static __device__ __forceinline__ void ls_stage_wait(unsigned long long *bar, unsigned parity) {
-  unsigned done;
-  do {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"(ls_smem(bar)), "r"(parity)
-                 : "memory");
-  } while (!done);
-}
-// `bytes` (a multiple of 16, 16-byte aligned at both ends) from global to
-// shared memory; completes on `bar`.
-static __device__ __forceinline__ void ls_bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   ls_smem(dst)),
-               "l"(src), "r"(bytes), "r"(ls_smem(bar))
-               : "memory");
-}
-// The other way, as a group of its own; the calling thread can wait for the
-// engine to have read the stage (ls_bulk_wait_read) or finished (ls_bulk_wait).
-static __device__ __forceinline__ void ls_bulk_store(void *dst, const void *src, unsigned bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(ls_smem(src)), "r"(bytes)
-               : "memory");
-  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-static __device__ __forceinline__ void ls_bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
-static __device__ __forceinline__ void ls_bulk_wait() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
-// The thread's writes to shared memory before it are seen by the engine's
-// reads after it (and a barrier).
-static __device__ __forceinline__ void ls_fence_for_engine() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// A stage holds its tile as it lies in global memory, so thread t's own
-// elements are vectors LS_VECS * t .. LS_VECS * t + LS_VECS - 1 in a row.
-// Read in that order, the 8 threads of each phase of a 16-byte access would
-// share bank groups (4-way conflicts at 16 elements a thread). Thread t
-// instead reads its vectors rotated by ls_rot(): in step k the vector
-// (k + rot) % LS_VECS. At 16 a thread the 8 threads of a phase then cover the
-// 8 bank groups once each (even threads groups 0-3, odd 4-7, each pair in its
-// own rotation). Slot k of v holds vector (k + rot) % LS_VECS.
-static __device__ __forceinline__ int ls_rot() { return (threadIdx.x / (8 / LS_VECS)) % LS_VECS; }
-static __device__ __forceinline__ void ls_read_own(const uint4 *stage, uint4 v[LS_VECS]) {
-#pragma unroll
-  for (int k = 0; k < LS_VECS; k++) v[k] = stage[threadIdx.x * LS_VECS + (k + ls_rot()) % LS_VECS];
-}
-static __device__ __forceinline__ void ls_write_own(uint4 *stage, const uint4 v[LS_VECS]) {
-#pragma unroll
-  for (int k = 0; k < LS_VECS; k++) stage[threadIdx.x * LS_VECS + (k + ls_rot()) % LS_VECS] = v[k];
-}
-// Slots back in the elements' order (find_repeats needs each element's
-// successor): w[q] = v[(q - rot) % LS_VECS].
-static __device__ __forceinline__ void ls_unrotate(const uint4 v[LS_VECS], uint4 w[LS_VECS]) {
-  int rot = ls_rot();
-#pragma unroll
-  for (int q = 0; q < LS_VECS; q++) {
-    w[q] = v[0];
-#pragma unroll
-    for (int k = 1; k < LS_VECS; k++)
-      if ((k + rot) % LS_VECS == q) w[q] = v[k];
-  }
-}
-
-// A partial tile (the last, when LS_TILE does not divide n): the engine loaded
-// its first valid & ~3 elements; the threads add the rest and zeros up to the
-// tile's end, which the scan then counts as 0.
-static __device__ __forceinline__ void ls_fill_tail(const unsigned *in, size_t base, int valid, unsigned *stage) {
-  for (int e = (valid & ~3) + threadIdx.x; e < LS_TILE; e += LS_THREADS) stage[e] = e < valid ? in[base + e] : 0;
-  __syncthreads(); // the whole tile is in the stage before any thread reads its own
-}
-
-// Thread 0: the load of the tile whose place is `place` (none at or past
-// `tiles`) into the stage of round `round`, whose id goes to s_tile. Returns
-// whether the block takes another ticket.
-static __device__ __forceinline__ bool ls_bulk_issue(const unsigned *in, size_t n, unsigned tiles, int round,
-                                                     unsigned place, uint4 *stages, unsigned long long *full,
-                                                     unsigned *s_tile) {
-  int s = round % LS_STAGES;
-  s_tile[s] = place;
-  if (place >= tiles) return false;
-  size_t base = (size_t)place * LS_TILE;
-  unsigned bytes = (unsigned)(ls_valid(n, base) & ~3) * 4;
-  ls_stage_expect(&full[s], bytes);
-  if (bytes) ls_bulk_load(stages + s * (LS_TILE / 4), in + base, bytes, &full[s]);
-  return true;
-}
-
-// A held tile's results, `prefix` plus the running sum, over its elements in
-// its stage (thread t its own, in slots as read): a vector's first result is
-// prefix plus the sums of the thread's vectors before it.
-static __device__ __forceinline__ void ls_results_in_place(uint4 *stage, unsigned prefix) {
-  uint4 v[LS_VECS];
-  unsigned sums[LS_VECS];
-  int rot = ls_rot();
-  ls_read_own(stage, v);
-#pragma unroll
-  for (int k = 0; k < LS_VECS; k++) sums[k] = v[k].x + v[k].y + v[k].z + v[k].w;
-#pragma unroll
-  for (int k = 0; k < LS_VECS; k++) {
-    unsigned x = prefix;
-#pragma unroll
-    for (int i = 0; i < LS_VECS; i++) x += (i + rot) % LS_VECS < (k + rot) % LS_VECS ? sums[i] : 0;
-    uint4 a = v[k];
-    v[k].x = x;
-    v[k].y = x += a.x;
-    v[k].z = x += a.y;
-    v[k].w = x + a.z;
-  }
-  ls_write_own(stage, v);
-}
-#endif
-
-// The single-pass kernels on the copy engine. Each block runs rounds as the
-// register kernels do, and takes tickets as they do, but keeps its tiles in
-// a ring of LS_STAGES buffers in shared memory: round r's tile in stage
-// r % LS_STAGES. Thread 0 issues each tile's load `lead` rounds before the
-// round that scans it (LS_LEAD_SCAN, LS_LEAD_REPEATS), taking the ticket for
-// it a round before that, so neither the ticket's atomic nor the load is
-// waited for. Each round:
-//   1. every thread waits for the round's tile to land (its stage's barrier),
-//      reads its own elements, and the block scans their sums or repeat
-//      counts; thread 0 publishes the tile's sum, then issues the load of the
-//      tile `lead` rounds ahead into the stage that round `round - 2` (a scan)
-//      or `round - 1` (find_repeats) has emptied;
-//   2. warp 0 looks back for the held tile, the one before, whose sum went
-//      out a round ago;
-//   3. a scan writes the held tile's results over its elements in its stage,
-//      and thread 0 hands the stage to the engine to store; find_repeats
-//      writes the held tile's indices (its flags were kept in registers).
-// Why no block waits forever is as for the register kernels: a block waits
-// only for its own loads and for the look-back of its held tile, and its
-// loads are issued in ticket order. The stores of a stage are read out by the
-// engine before the stage's next load (thread 0 waits for that: it issued
-// both). s_prefix alternates between two words by round, so no barrier is
-// needed between a round's last read of it and the next round's write.
-static __device__ __forceinline__ void ls_lookback_tiles_bulk(int op, int layout, const unsigned *in, unsigned *out,
-                                                              unsigned *count, size_t n, unsigned tiles, unsigned span,
-                                                              void *work) {
-#if LS_BULK_ARCH
-  uint4 *stages = ls_dynamic; // LS_SMEM_BULK bytes
-  __shared__ unsigned long long s_full[LS_STAGES];
-  __shared__ unsigned s_warp[LS_WARPS], s_tile[LS_STAGES], s_prefix[2];
-  __shared__ ls_tickets s_tickets;
-  ls_header *h = (ls_header *)work;
-  unsigned *slots = (unsigned *)(h + 1);
-  const int t = threadIdx.x, lead = op == LS_SCAN ? LS_LEAD_SCAN : LS_LEAD_REPEATS;
-  bool more = true;    // thread 0: whether the block takes more tickets
-  unsigned ticket = 0; // thread 0: the ticket taken for the next load, whose place is worked out when it is issued
-  if (t == 0) {
-    for (int s = 0; s < LS_STAGES; s++) ls_stage_init(&s_full[s]);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); // the engine sees the barriers initialised
-    for (int r = 0; r < lead; r++) {
-      unsigned place = r == 0 ? ls_first_ticket(h, span, &s_tickets) : more ? ls_next_ticket(h, &s_tickets) : tiles;
-      more = ls_bulk_issue(in, n, tiles, r, place, stages, s_full, s_tile);
-    }
-    if (more) ticket = atomicAdd(&h->ticket, 1u);
-  }
-  __syncthreads(); // the barriers, the first rounds' tiles and the call's tickets are set before anyone reads them
-  const unsigned epoch = s_tickets.epoch;
-  unsigned held = tiles, held_sum = 0, held_before = 0, held_flags = 0; // none held yet
-  for (int r = 0;; r++) {
-    int s = r % LS_STAGES;
-    unsigned tile = s_tile[s], sum = 0, before = 0, flags = 0;
-    if (tile >= tiles && held >= tiles) break;
-    if (tile < tiles) { // 1
-      size_t base = (size_t)tile * LS_TILE;
-      int valid = ls_valid(n, base);
-      uint4 *stage = stages + s * (LS_TILE / 4);
-      unsigned after = 0; // find_repeats: the element after the tile, for the last thread's last flag
-      if (op == LS_REPEATS && t == LS_THREADS - 1) after = base + LS_TILE < n ? in[base + LS_TILE] : 0;
-      ls_stage_wait(&s_full[s], (unsigned)(r / LS_STAGES) & 1);
-      if (valid < LS_TILE) ls_fill_tail(in, base, valid, (unsigned *)stage);
-      uint4 v[LS_VECS];
-      ls_read_own(stage, v);
-      unsigned mine;
-      if (op == LS_SCAN) {
-        mine = ls_thread_total(v);
-      } else {
-        uint4 w[LS_VECS];
-        ls_unrotate(v, w);
-        // The element after the thread's own: the next thread's first (a
-        // shuffle in the warp, from the stage across warps) or `after`.
-        unsigned next = __shfl_down_sync(LS_FULL_MASK, w[0].x, 1);
-        if ((t & 31) == 31) next = t < LS_THREADS - 1 ? ((const unsigned *)stage)[(t + 1) * LS_ITEMS] : after;
-        flags = ls_repeat_flags(w, next, base + (size_t)t * LS_ITEMS, n);
-        mine = __popc(flags);
-      }
-      before = ls_block_exclusive(mine, s_warp, &sum); // its barrier ends every read of the stage loaded next
-      if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
-    }
-    // Thread 0 sets round r + lead's tile: a load, or none once the tickets have
-    // run out (the stage's s_tile still holds the tile of S rounds before).
-    if (t == 0 && !more) s_tile[(r + lead) % LS_STAGES] = tiles;
-    if (t == 0 && more) {
-      if (op == LS_SCAN) ls_bulk_wait_read(); // the engine has read out the stage's last tile (stored last round)
-      more = ls_bulk_issue(in, n, tiles, r + lead, ls_ticket_place(h, &s_tickets, ticket), stages, s_full, s_tile);
-      if (more) ticket = atomicAdd(&h->ticket, 1u);
-    }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[r & 1], count); // 2
-    __syncthreads(); // held's prefix is in shared memory before anyone reads it
-    if (held < tiles) { // 3
-      size_t base = (size_t)held * LS_TILE;
-      int valid = ls_valid(n, base);
-      if (op == LS_SCAN) {
-        uint4 *stage = stages + ((r + LS_STAGES - 1) % LS_STAGES) * (LS_TILE / 4);
-        ls_results_in_place(stage, s_prefix[r & 1] + held_before);
-        ls_fence_for_engine();
-        __syncthreads(); // every result is in the stage before the store reads it
-        if (valid == LS_TILE) {
-          if (t == 0) ls_bulk_store(out + base, stage, LS_TILE * 4);
-        } else {
-          for (int c = t; c < LS_TILE / 4; c += LS_THREADS) ls_store_vector(out, base, valid, c, stage[c], 0);
-        }
-      } else {
-        ls_put_repeats(out, s_prefix[r & 1], held_before, held_flags, (unsigned)(base + (size_t)t * LS_ITEMS));
-      }
-    }
-    held = tile, held_sum = sum, held_before = before, held_flags = flags;
-  }
-  if (t == 0) ls_bulk_wait(); // the stores are done before the block's shared memory goes
-#else
-  (void)op, (void)layout, (void)in, (void)out, (void)count, (void)n, (void)tiles, (void)span, (void)work;
-  __trap(); // launched only on compute capability 9.0 and later (ls_use_bulk)
-#endif
-}
-
 // At most 64 registers a thread, so LS_CFG_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
 
@@ -828,19 +545,6 @@ static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *o
 static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
                                             unsigned tiles, unsigned span, void *work) {
   ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
-}
-// The same on the copy engine (compute capability 9.0 and later).
-static __global__ void LS_BOUNDS ls_scan_packed_bulk(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
-                                                     unsigned span, void *work) {
-  ls_lookback_tiles_bulk(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, span, work);
-}
-static __global__ void LS_BOUNDS ls_scan_acq_rel_bulk(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
-                                                      unsigned span, void *work) {
-  ls_lookback_tiles_bulk(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, span, work);
-}
-static __global__ void LS_BOUNDS ls_repeats_bulk(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
-                                                 unsigned tiles, unsigned span, void *work) {
-  ls_lookback_tiles_bulk(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
@@ -922,12 +626,15 @@ size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED)
 
 static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 
-// Lets `kernel` take `bytes` of dynamic shared memory, which past 48 KiB a
-// kernel may only after it has asked: once per kernel and device (the
-// attribute belongs to the device's copy of the kernel), before its occupancy
-// is asked or it is launched.
+// With LS_CFG_RING 1, lets `kernel` take `bytes` of dynamic shared memory,
+// which past 48 KiB a kernel may only after it has asked: once per kernel and
+// device (the attribute belongs to the device's copy of the kernel), before
+// its occupancy is asked or it is launched. Without the ring, nothing to do.
 static cudaError_t ls_allow_smem(const void *kernel, size_t bytes) {
-  if (bytes == 0) return cudaSuccess; // (below 48 KiB, the static shared memory may still take it past)
+#if !LS_CFG_RING
+  (void)kernel, (void)bytes;
+  return cudaSuccess;
+#else
   static struct {
     const void *kernel;
     int device;
@@ -939,6 +646,7 @@ static cudaError_t ls_allow_smem(const void *kernel, size_t bytes) {
   LS_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
   if (i < 16) done[i].kernel = kernel, done[i].device = device; // else asked again next time: no harm
   return cudaSuccess;
+#endif
 }
 
 // The grid of a single-pass kernel for `tiles` tiles, whose blocks take `smem`
@@ -978,28 +686,18 @@ static cudaError_t ls_grid(const void *kernel, size_t smem, unsigned tiles, unsi
 
 // ---------------------------------------------------------------- host: entry points
 
-// Whether the current device runs the copy-engine kernels (ls_lookback_tiles_bulk).
-static cudaError_t ls_use_bulk(int *bulk) {
-  int device, major;
-  LS_TRY(cudaGetDevice(&device));
-  LS_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  *bulk = LS_CFG_BULK && major >= 9;
-  return cudaSuccess;
-}
-
 static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *out, size_t n, void *work) {
   if (n == 0) return cudaSuccess;
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(in) || ls_misaligned(out) || ls_misaligned(work))
     return cudaErrorInvalidValue;
-  typedef void (*scan_kernel)(const unsigned *, unsigned *, size_t, unsigned, unsigned, void *);
-  static const scan_kernel kernels[2][2] = {{ls_scan_packed, ls_scan_acq_rel}, {ls_scan_packed_bulk, ls_scan_acq_rel_bulk}};
-  int bulk;
-  LS_TRY(ls_use_bulk(&bulk));
-  scan_kernel kernel = kernels[bulk][layout == LS_PACKED ? 0 : 1];
-  size_t smem = bulk ? (size_t)LS_SMEM_BULK : (size_t)LS_SMEM_SCAN;
   unsigned tiles = (unsigned)ls_tiles(n), grid;
-  LS_TRY(ls_grid((const void *)kernel, smem, tiles, &grid));
-  kernel<<<grid, LS_THREADS, smem>>>(in, out, n, tiles, tiles + grid, work);
+  if (layout == LS_PACKED) {
+    LS_TRY(ls_grid((const void *)ls_scan_packed, LS_SMEM_SCAN, tiles, &grid));
+    ls_scan_packed<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
+  } else {
+    LS_TRY(ls_grid((const void *)ls_scan_acq_rel, LS_SMEM_SCAN, tiles, &grid));
+    ls_scan_acq_rel<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
+  }
   return cudaGetLastError();
 }
 
@@ -1050,13 +748,8 @@ cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_ou
 cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
-  int bulk;
-  LS_TRY(ls_use_bulk(&bulk));
-  void (*kernel)(const unsigned *, unsigned *, unsigned *, size_t, unsigned, unsigned, void *) =
-      bulk ? ls_repeats_bulk : ls_repeats;
-  size_t smem = bulk ? (size_t)LS_SMEM_BULK : (size_t)LS_SMEM_REPEATS;
   unsigned tiles = (unsigned)ls_tiles(n), grid;
-  LS_TRY(ls_grid((const void *)kernel, smem, tiles, &grid));
-  kernel<<<grid, LS_THREADS, smem>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
+  LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, tiles, &grid));
+  ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
 }

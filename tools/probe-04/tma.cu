@@ -10,6 +10,12 @@
 //      while the SM streams, with the stream's loads in registers (LDG, as the
 //      04 reference does) or in the bulk copy engine? The reference's
 //      look-back reads took 2000-3000 cycles under load (tuning-04-h100.txt).
+// What it found on the H100 is in docs/results/tuning-04-h100.txt (2026-11-25,
+// session 8): the reference's pattern with tickets copies at cudaMemcpy's
+// speed, the same copy with a static tile order does not, and the status load
+// takes 300 cycles idle, 4100 under register loads and 2100 under the engine.
+// The scan built on the engine (commits 10a9872..84ef63f, taken out again in
+// the commit after) was no faster than the reference.
 // On a GPU host, with nvcc alone:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Isolutions/04-large-scan -Iassignments/04-large-scan \
 //        tools/probe-04/tma.cu -o tma && ./tma
