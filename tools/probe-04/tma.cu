@@ -1,4 +1,4 @@
-// tma.cu (instructor tooling, a record: not built by make): two questions
+// tma.cu (instructor tooling, a record: not built by make): three questions
 // about the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan is
 // built on it.
 //   1. Does a copy through shared memory with bulk loads and stores move bytes
@@ -10,6 +10,9 @@
 //      while the SM streams, with the stream's loads in registers (LDG, as the
 //      04 reference does) or in the bulk copy engine? The reference's
 //      look-back reads took 2000-3000 cycles under load (tuning-04-h100.txt).
+//   3. (./tma coupling) The reference's rounds without the scan, with and
+//      without the look-back's wait for the 32 tiles before: does the wait
+//      alone cost the last 5 %?
 // What it found on the H100 is in docs/results/tuning-04-h100.txt (2026-11-25,
 // session 8): the reference's pattern with tickets copies at cudaMemcpy's
 // speed, the same copy with a static tile order does not, and the status load
@@ -23,6 +26,7 @@
 #include <algorithm>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <vector>
 
 #define CK(x)                                                                                                          \
@@ -225,6 +229,62 @@ template <int V> static __global__ void __launch_bounds__(512) ldg_tickets(const
   if (threadIdx.x == 0) mark_end();
 }
 
+// 3. Does the look-back's coupling alone cost the scan its last 5 %? The
+// reference's rounds without the scan: the tile's loads land in registers, go
+// through shared memory (a barrier), the tile's flag is published, the next
+// tile's loads are issued, warp 0 waits for the held tile's 32 predecessors to
+// have published theirs (WAIT; without it, it reads their flags once), and the
+// held tile is stored. Flags are cleared before each call (untimed).
+__device__ unsigned g_flags[1 << 16];
+template <bool WAIT>
+static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, uint4 *out, size_t vecs) {
+  __shared__ unsigned s_t[2];
+  __shared__ uint4 s_stage[2048];
+  unsigned tiles = (unsigned)(vecs / 2048);
+  int t = threadIdx.x, p = 0;
+  if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
+  __syncthreads();
+  unsigned tile = s_t[0], held = tiles;
+  uint4 v[4], r[4];
+  if (tile < tiles)
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + t];
+  while (tile < tiles || held < tiles) {
+    unsigned next = tiles;
+    if (tile < tiles) {
+      if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
+#pragma unroll
+      for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
+      __syncthreads();
+      next = s_t[p ^ 1];
+      if (t == 0) asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_flags[tile]), "r"(1u) : "memory");
+      if (next < tiles)
+#pragma unroll
+        for (int j = 0; j < 4; j++) v[j] = in[(size_t)next * 2048 + j * 512 + t];
+    }
+    if (held < tiles && t < 32) {
+      long long q = (long long)held - 1 - t;
+      unsigned seen = 0;
+      if (q >= 0) {
+        seen = ld_relaxed(&g_flags[q]);
+        if (WAIT)
+          while (seen == 0) seen = ld_relaxed(&g_flags[q]);
+      }
+      if (__any_sync(0xffffffffu, seen == 7)) s_t[p] = 0; // keeps the read
+    }
+    __syncthreads();
+    if (held < tiles)
+#pragma unroll
+      for (int j = 0; j < 4; j++) out[(size_t)held * 2048 + j * 512 + t] = r[j];
+    if (tile < tiles)
+#pragma unroll
+      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+    __syncthreads();
+    held = tile, tile = next, p ^= 1;
+  }
+  if (t == 0) mark_end();
+}
+
 // A plain copy, one block a piece of T x 4 vectors: the best-known simple kernel.
 template <int T> static __global__ void plain_copy(const uint4 *in, uint4 *out, size_t vecs) {
   size_t base = (size_t)blockIdx.x * (4 * T) + threadIdx.x;
@@ -289,12 +349,15 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 10: grid = launch_tma<3, 32768, true>(in, out, bytes, 2, 0); break;
   case 11: grid = launch_tma<12, 16384, true>(in, out, bytes, 1, 0); break;
   case 12: CK(exclusive_scan(in, out, n, work)); break;
+  case 13: ldg_coupled<false><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 14: ldg_coupled<true><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   }
   CK(cudaGetLastError());
   return grid;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  bool coupling = argc > 1 && !strcmp(argv[1], "coupling"); // question 3 alone
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
@@ -305,7 +368,10 @@ int main() {
                       {"ldg_static_2x4", 4}, {"ldg_ticket_2x4", 5}, {"ldg_ticket_4x4", 6}, {"ldg_ticket_2x8", 7},
                       {"tma_static_1x6", 8}, {"tma_ticket_1x6", 9}, {"tma_ticket_2x3", 10}, {"tma_tick_1x12x16", 11},
                       {"ref_scan", 12}};
-  const int R = sizeof rows / sizeof *rows, reps = 9;
+  const row coupled_rows[] = {{"memcpy_d2d", 0}, {"ldg_ticket_2x4", 5}, {"ldg_rounds_nowait", 13}, {"ldg_rounds_wait32", 14},
+                              {"ref_scan", 12}};
+  const row *rows_used = coupling ? coupled_rows : rows;
+  const int R = coupling ? 5 : (int)(sizeof rows / sizeof *rows), reps = 9;
   printf("%-16s %-6s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (int lg : {24, 26, 28}) {
     size_t n = (size_t)1 << lg, bytes = n * 4;
@@ -331,8 +397,11 @@ int main() {
         CK(cudaMemset(out, 0xA5, bytes));
         unsigned zero = 0;
         CK(cudaMemcpyToSymbol(g_ticket, &zero, 4));
+        void *flags;
+        CK(cudaGetSymbolAddress(&flags, g_flags));
+        CK(cudaMemset(flags, 0, sizeof g_flags));
         CK(cudaEventRecord(a));
-        int grid = run_row(rows[r].kind, in, out, n, work);
+        int grid = run_row(rows_used[r].kind, in, out, n, work);
         CK(cudaEventRecord(b));
         CK(cudaEventSynchronize(b));
         float t;
@@ -349,14 +418,14 @@ int main() {
           size_t at[3] = {0, n / 2 + 5, n - 1};
           for (int i = 0; i < 3; i++) CK(cudaMemcpy(&o[i], out + at[i], 4, cudaMemcpyDeviceToHost));
           bool ok;
-          if (rows[r].kind == 12) {
+          if (rows_used[r].kind == 12) {
             unsigned s = 0;
             for (size_t i = 0; i + 1 < n; i++) s += h[i];
             ok = o[0] == 0 && o[2] == s;
           } else {
             ok = o[0] == h[at[0]] && o[1] == h[at[1]] && o[2] == h[at[2]];
           }
-          if (!ok) printf("  %s at 2^%d: WRONG output\n", rows[r].name, lg);
+          if (!ok) printf("  %s at 2^%d: WRONG output\n", rows_used[r].name, lg);
         }
       }
     float copy = 0;
@@ -364,12 +433,12 @@ int main() {
       std::sort(ms[r].begin(), ms[r].end());
       float med = ms[r][reps / 2];
       if (r == 0) copy = med;
-      printf("%-16s 2^%-4d %10.4f %9.1f %7.3f", rows[r].name, lg, med, 2.0 * bytes / med / 1e6, med / copy);
+      printf("%-16s 2^%-4d %10.4f %9.1f %7.3f", rows_used[r].name, lg, med, 2.0 * bytes / med / 1e6, med / copy);
       if (spread[r] >= 0) printf(" %8.1f", spread[r]);
       printf("\n");
     }
     // Question 2 at 2^28 only: the status load's latency under each stream.
-    if (lg == 28) {
+    if (lg == 28 && !coupling) {
       printf("# status-load latency (ld.relaxed.gpu, L2 hit), cycles: mean over every probing block\n");
       for (int mode = 0; mode < 3; mode++) {
         CK(cudaMemset(out, 0xA5, bytes));
