@@ -14,9 +14,11 @@
 # back on a tile D rounds after publishing its sum, from a ring of D + 1
 # tiles: LS_CFG_DEPTH, which implies r, e.g. 512x16x2d2), sNS (a back-off of
 # NS ns between polls), wK (K rows of 32 tiles in each look-back window after
-# the first; without it the reference's 1) and n (no persistent blocks: one
-# block a tile, as the reference was before 2026-11-23) and c (streaming,
-# evict-first loads and stores of full tiles: LS_CFG_STREAM), in that order.
+# the first; without it the reference's 1), n (no persistent blocks: one
+# block a tile, as the reference was before 2026-11-23), c (streaming,
+# evict-first loads and stores of full tiles: LS_CFG_STREAM) and x (no
+# transpose: each warp scans its own part of the tile in registers,
+# LS_CFG_WARPSCAN; not with r or dD), in that order.
 # 512x16x2 is the reference's own shape. The default shapes are its neighbours:
 # one block a tile, a wider window, other shapes and a back-off
 # (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
@@ -48,14 +50,15 @@ case ${1:-} in
           git show "$rev:solutions/04-large-scan/$f" > "$src/$f" || { echo "tune-04: no solutions/04-large-scan/$f at git revision '$rev'" >&2; exit 2; }
         done
       fi
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
+      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?$ ]]; then
+        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
       fi
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
       flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
       flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
       flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
       flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_WARPSCAN=$([ -n "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
@@ -94,5 +97,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x]...] | run" >&2; exit 2 ;;
 esac

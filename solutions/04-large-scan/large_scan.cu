@@ -64,6 +64,9 @@
 #ifndef LS_CFG_RING
 #define LS_CFG_RING 0
 #endif
+#ifndef LS_CFG_WARPSCAN
+#define LS_CFG_WARPSCAN 0 // the single-pass kernels without the transpose (an experiment, below)
+#endif
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
 #endif
@@ -373,7 +376,171 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // would wait on the slowest of its predecessors' blocks. Per tile: 8192
 // elements read once (16-byte loads); for a scan, 8192 written once; one
 // status slot written twice; the look-back reads 32 slots per window row.
-#if !LS_CFG_RING
+#if LS_CFG_WARPSCAN
+// LS_CFG_WARPSCAN 1 (an experiment): the same rounds without the transpose.
+// Warp w owns the tile's vectors w * 32 * LS_VECS .. (w + 1) * 32 * LS_VECS - 1,
+// lane l of it vectors w * 32 * LS_VECS + 32 j + l (j < LS_VECS), so each load
+// and store instruction of a warp still covers 512 contiguous bytes; the scan
+// runs LS_VECS warp scans side by side, one per j, instead of going through
+// shared memory, and the results stay in the registers they will be stored
+// from.
+static __device__ __forceinline__ int ls_warp_vec(int j) {
+  return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
+}
+static __device__ __forceinline__ void ls_load_warp(const unsigned *in, size_t base, int valid, uint4 v[LS_VECS]) {
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    int c = ls_warp_vec(j), e = 4 * c;
+    if (valid == LS_TILE) {
+      v[j] = LS_LOAD((const uint4 *)(in + base) + c);
+    } else {
+      v[j].x = e + 0 < valid ? in[base + e + 0] : 0;
+      v[j].y = e + 1 < valid ? in[base + e + 1] : 0;
+      v[j].z = e + 2 < valid ? in[base + e + 2] : 0;
+      v[j].w = e + 3 < valid ? in[base + e + 3] : 0;
+    }
+  }
+}
+// The loads of tile `tile`; for find_repeats, lane 31 also loads the element
+// after its warp's part of the tile (the next warp's first, or the next tile's).
+static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in, size_t n, unsigned tile,
+                                                     uint4 v[LS_VECS], unsigned *after) {
+  size_t base = (size_t)tile * LS_TILE;
+  ls_load_warp(in, base, ls_valid(n, base), v);
+  if (op == LS_REPEATS && (threadIdx.x & 31) == 31) {
+    size_t e = base + 4 * (size_t)(ls_warp_vec(LS_VECS - 1) + 1);
+    *after = e < n ? in[e] : 0;
+  }
+}
+// Each vector's count (cnt[j]: its sum, or its repeats) to its offset in the
+// tile: LS_VECS warp scans side by side, then the warps' totals (a barrier).
+// *total gets the tile's count.
+static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VECS], unsigned *s_warp,
+                                                       unsigned off[LS_VECS], unsigned *total) {
+  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  unsigned inc[LS_VECS];
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) inc[j] = cnt[j];
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2)
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) {
+      unsigned y = __shfl_up_sync(LS_FULL_MASK, inc[j], d);
+      if (lane >= d) inc[j] += y;
+    }
+  unsigned carry = 0; // the warp's count before vector j
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    off[j] = carry + inc[j] - cnt[j];
+    carry += __shfl_sync(LS_FULL_MASK, inc[j], 31);
+  }
+  if (lane == 0) s_warp[warp] = carry;
+  __syncthreads(); // the warp totals are written before any thread reads them
+  unsigned before = 0, all = 0;
+#pragma unroll
+  for (int w = 0; w < LS_WARPS; w++) {
+    unsigned s = s_warp[w];
+    before += w < warp ? s : 0;
+    all += s;
+  }
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) off[j] += before;
+  *total = all;
+}
+// find_repeats: bit 4j + k flags element 4 * ls_warp_vec(j) + k of the tile at
+// `base`, set when it equals the next element and that one exists.
+static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS], unsigned after, size_t base, size_t n,
+                                                         unsigned cnt[LS_VECS]) {
+  int lane = threadIdx.x & 31;
+  unsigned flags = 0;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    // The element after vector j: lane l + 1's vector j, lane 0's vector j + 1, or `after`.
+    unsigned down = __shfl_down_sync(LS_FULL_MASK, v[j].x, 1);
+    unsigned wrap = j < LS_VECS - 1 ? __shfl_sync(LS_FULL_MASK, v[j < LS_VECS - 1 ? j + 1 : j].x, 0) : after;
+    unsigned next = lane < 31 ? down : wrap;
+    size_t i = base + 4 * (size_t)ls_warp_vec(j);
+    unsigned f = (unsigned)(i + 1 < n && v[j].x == v[j].y) | (unsigned)(i + 2 < n && v[j].y == v[j].z) << 1 |
+                 (unsigned)(i + 3 < n && v[j].z == v[j].w) << 2 | (unsigned)(i + 4 < n && v[j].w == next) << 3;
+    cnt[j] = __popc(f);
+    flags |= f << (4 * j);
+  }
+  return flags;
+}
+static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
+  __shared__ uint4 s_res[LS_TILE / 4];
+  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix[2];
+  __shared__ ls_tickets s_tickets;
+  ls_header *h = (ls_header *)work;
+  unsigned *slots = (unsigned *)(h + 1);
+  int t = threadIdx.x, round = 0;
+  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
+  __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
+  unsigned tile = s_first, epoch = s_tickets.epoch;
+  unsigned held = tiles, held_sum = 0, held_flags = 0; // none held yet
+  unsigned held_off[LS_VECS];                          // find_repeats: held's vectors' offsets
+  uint4 v[LS_VECS], r[LS_VECS];                        // the tile's loads; held's results (a scan)
+  unsigned after = 0;
+  if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
+  while (tile < tiles || held < tiles) {
+    unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
+    if (tile < tiles) {
+      if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
+      size_t base = (size_t)tile * LS_TILE;
+      if (op == LS_SCAN) {
+#pragma unroll
+        for (int j = 0; j < LS_VECS; j++) cnt[j] = v[j].x + v[j].y + v[j].z + v[j].w;
+      } else {
+        flags = ls_warp_flags(v, after, base, n, cnt);
+      }
+      ls_warp_offsets(cnt, s_warp, off, &sum); // its barrier also publishes s_next
+      next = s_next;
+      if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
+      if (op == LS_SCAN) {
+        // The results but for the earlier tiles' prefix wait in shared memory,
+        // each thread's where it alone reads them back (no barrier), while v
+        // takes the next tile's loads and r still holds held's results.
+#pragma unroll
+        for (int j = 0; j < LS_VECS; j++) {
+          uint4 a = v[j], x;
+          x.x = off[j];
+          x.y = x.x + a.x;
+          x.z = x.y + a.y;
+          x.w = x.z + a.z;
+          s_res[ls_warp_vec(j)] = x;
+        }
+      }
+      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
+    }
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
+    __syncthreads(); // held's prefix is in shared memory before anyone reads it
+    if (held < tiles) {
+      size_t base = (size_t)held * LS_TILE;
+      int valid = ls_valid(n, base);
+      unsigned prefix = s_prefix[round & 1];
+      if (op == LS_SCAN) {
+#pragma unroll
+        for (int j = 0; j < LS_VECS; j++) ls_store_vector(out, base, valid, ls_warp_vec(j), r[j], prefix);
+      } else {
+#pragma unroll
+        for (int j = 0; j < LS_VECS; j++) {
+          unsigned pos = prefix + held_off[j], f = (held_flags >> (4 * j)) & 15u, first = (unsigned)base + 4 * ls_warp_vec(j);
+          for (; f; f &= f - 1) out[pos++] = first + __ffs(f) - 1;
+        }
+      }
+    }
+    if (tile < tiles && op == LS_SCAN)
+#pragma unroll
+      for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j)];
+    held = tile, held_sum = sum, held_flags = flags;
+#pragma unroll
+    for (int j = 0; j < LS_VECS; j++) held_off[j] = off[j];
+    tile = next, round++;
+  }
+}
+#elif !LS_CFG_RING
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
