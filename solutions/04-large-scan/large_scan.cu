@@ -382,8 +382,11 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // lane l of it vectors w * 32 * LS_VECS + 32 j + l (j < LS_VECS), so each load
 // and store instruction of a warp still covers 512 contiguous bytes; the scan
 // runs LS_VECS warp scans side by side, one per j, instead of going through
-// shared memory, and the results stay in the registers they will be stored
-// from.
+// shared memory and back. A round has two barriers (the warp totals', and the
+// look-back's); a scan's results wait for their prefix in shared memory, each
+// where its own thread reads it back, so that needs none. Measured on the
+// reference's rounds without the scan (tuning-04-h100.txt, session 8, call 8):
+// those run at the copy's speed, so this is the next thing to try.
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }
@@ -526,7 +529,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       } else {
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) {
-          unsigned pos = prefix + held_off[j], f = (held_flags >> (4 * j)) & 15u, first = (unsigned)base + 4 * ls_warp_vec(j);
+          unsigned pos = prefix + held_off[j], f = (held_flags >> (4 * j)) & 15u;
+          unsigned first = (unsigned)base + 4 * ls_warp_vec(j);
           for (; f; f &= f - 1) out[pos++] = first + __ffs(f) - 1;
         }
       }

@@ -43,7 +43,9 @@ static __device__ __forceinline__ unsigned sa(const void *p) { return (unsigned)
 static __device__ __forceinline__ void bar_init(unsigned long long *b, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sa(b)), "r"(count) : "memory");
 }
-static __device__ __forceinline__ void bar_fence_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+static __device__ __forceinline__ void bar_fence_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
 static __device__ __forceinline__ void bar_expect(unsigned long long *b, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(b)), "r"(bytes) : "memory");
 }
@@ -368,7 +370,10 @@ int main(int argc, char **argv) {
                       {"ldg_static_2x4", 4}, {"ldg_ticket_2x4", 5}, {"ldg_ticket_4x4", 6}, {"ldg_ticket_2x8", 7},
                       {"tma_static_1x6", 8}, {"tma_ticket_1x6", 9}, {"tma_ticket_2x3", 10}, {"tma_tick_1x12x16", 11},
                       {"ref_scan", 12}};
-  const row coupled_rows[] = {{"memcpy_d2d", 0}, {"ldg_ticket_2x4", 5}, {"ldg_rounds_nowait", 13}, {"ldg_rounds_wait32", 14},
+  const row coupled_rows[] = {{"memcpy_d2d", 0},
+                              {"ldg_ticket_2x4", 5},
+                              {"ldg_rounds_nowait", 13},
+                              {"ldg_rounds_wait32", 14},
                               {"ref_scan", 12}};
   const row *rows_used = coupling ? coupled_rows : rows;
   const int R = coupling ? 5 : (int)(sizeof rows / sizeof *rows), reps = 9;
