@@ -243,18 +243,12 @@ static __device__ __forceinline__ unsigned ls_thread_total(const uint4 v[LS_VECS
 
 // ---------------------------------------------------------------- block scan
 
-// Exclusive scan of one value per thread over the block; *total gets the sum
-// of all LS_THREADS. Five shuffle steps in each warp, one barrier, then each thread
-// adds the totals of the warps before its own (8 broadcast reads).
-static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsigned *s_warp, unsigned *total) {
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  unsigned inc = x;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    unsigned y = __shfl_up_sync(LS_FULL_MASK, inc, d);
-    if (lane >= d) inc += y;
-  }
-  if (lane == 31) s_warp[warp] = inc;
+// The sum of the totals of the warps before the calling thread's, once every
+// warp's lane 31 has given its own (warp_total) through s_warp: a barrier,
+// then LS_WARPS broadcast reads. *total gets the sum of all of them.
+static __device__ __forceinline__ unsigned ls_warps_before(unsigned warp_total, unsigned *s_warp, unsigned *total) {
+  int warp = threadIdx.x >> 5;
+  if ((threadIdx.x & 31) == 31) s_warp[warp] = warp_total;
   __syncthreads(); // the warp totals are written before any thread reads them
   unsigned before = 0, all = 0;
 #pragma unroll
@@ -264,7 +258,21 @@ static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsign
     all += s;
   }
   *total = all;
-  return before + inc - x;
+  return before;
+}
+
+// Exclusive scan of one value per thread over the block; *total gets the sum
+// of all LS_THREADS. Five shuffle steps in each warp, one barrier, then each thread
+// adds the totals of the warps before its own (8 broadcast reads).
+static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsigned *s_warp, unsigned *total) {
+  int lane = threadIdx.x & 31;
+  unsigned inc = x;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    unsigned y = __shfl_up_sync(LS_FULL_MASK, inc, d);
+    if (lane >= d) inc += y;
+  }
+  return ls_warps_before(inc, s_warp, total) + inc - x;
 }
 
 // The 16 exclusive results of a thread whose elements are v and whose first
@@ -420,7 +428,7 @@ static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in,
 // *total gets the tile's count.
 static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VECS], unsigned *s_warp,
                                                        unsigned off[LS_VECS], unsigned *total) {
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int lane = threadIdx.x & 31;
   unsigned inc[LS_VECS];
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) inc[j] = cnt[j];
@@ -437,18 +445,9 @@ static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VEC
     off[j] = carry + inc[j] - cnt[j];
     carry += __shfl_sync(LS_FULL_MASK, inc[j], 31);
   }
-  if (lane == 0) s_warp[warp] = carry;
-  __syncthreads(); // the warp totals are written before any thread reads them
-  unsigned before = 0, all = 0;
-#pragma unroll
-  for (int w = 0; w < LS_WARPS; w++) {
-    unsigned s = s_warp[w];
-    before += w < warp ? s : 0;
-    all += s;
-  }
+  unsigned before = ls_warps_before(carry, s_warp, total);
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) off[j] += before;
-  *total = all;
 }
 // find_repeats: bit 4j + k flags element 4 * ls_warp_vec(j) + k of the tile at
 // `base`, set when it equals the next element and that one exists.
