@@ -2,10 +2,11 @@
 # tune-04.sh: try other shapes of assignment 04's reference scan on the GPU at
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
 # reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
-# LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT and
-# LS_CFG_STREAM).
+# LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT,
+# LS_CFG_STREAM and LS_CFG_WARPSCAN).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
+#   bash tools/tune-04.sh check              on the GPU host: every case, every shape
 #   bash tools/tune-04.sh run                on the GPU host: the table
 #
 # A SHAPE is THREADSxITEMSxBLOCKS, then optionally r (the held tiles in a ring
@@ -23,8 +24,11 @@
 # one block a tile, a wider window, other shapes and a back-off
 # (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
 # they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
-# beside today's). `build` writes build/tune-04/
-# (make gpu-carry packs it); `run` duels each against a copy of the same
+# beside today's). `build` writes build/tune-04/ afresh, so that `check` and
+# `run` see only the shapes of the last build (make gpu-carry packs it: build
+# the shapes after the carry, or unpack them after it); `check` runs every case
+# of the spec (TUNE_CHECK_CASES) once with the scan, lookback_acqrel and
+# find_repeats on every shape, and fails if any is wrong or dies; `run` duels each against a copy of the same
 # bytes at 2^24, 2^26 and 2^28 (TUNE_CASES, TUNE_REPS), every call verified,
 # after the reference's duels with the copy and with CUB; with TUNE_REPEATS=1
 # each shape's find_repeats also duels CUB's select (TUNE_REPEATS=only: that
@@ -39,20 +43,27 @@ case ${1:-} in
     shift
     shapes=${*:-512x16x2 512x16x2n 512x16x2w4 512x20x2 256x16x4 128x16x8 512x16x2s64}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
+    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?$'
+    for spec in $shapes; do # every shape and revision is checked before the last build is cleared
+      s=${spec#*:}
+      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
+      [[ $spec == *:* ]] || continue
+      for f in large_scan.cu lookback.cuh; do
+        git cat-file -e "${spec%%:*}:solutions/04-large-scan/$f" 2> /dev/null ||
+          { echo "tune-04: no solutions/04-large-scan/$f at git revision '${spec%%:*}'" >&2; exit 2; }
+      done
+    done
     mkdir -p "$dir"
+    find "$dir" -maxdepth 1 -type f -delete # an earlier build's shapes would be run with these
     for spec in $shapes; do
       # REV:SHAPE builds the shape from large_scan.cu and lookback.cuh as they were at git revision REV.
       src=solutions/04-large-scan s=$spec name=$spec
       if [[ $spec == *:* ]]; then
         rev=${spec%%:*} s=${spec#*:} name=$s@$rev src=$dir/src-$rev
         mkdir -p "$src"
-        for f in large_scan.cu lookback.cuh; do
-          git show "$rev:solutions/04-large-scan/$f" > "$src/$f" || { echo "tune-04: no solutions/04-large-scan/$f at git revision '$rev'" >&2; exit 2; }
-        done
+        for f in large_scan.cu lookback.cuh; do git show "$rev:solutions/04-large-scan/$f" > "$src/$f" || exit 2; done
       fi
-      if ! [[ $s =~ ^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?$ ]]; then
-        echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2
-      fi
+      [[ $s =~ $shape_re ]]
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
       flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
       flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
@@ -69,6 +80,30 @@ case ${1:-} in
       note=; grep -q spill "$dir/$name.log" && note=" (ptxas warns of register spills)"
       echo "tune-04: built $dir/$name$note"
     done ;;
+  check)
+    judge=build/grader/judge
+    [ -x "$judge" ] || { echo "tune-04: $judge is missing (make gpu-carry)" >&2; exit 2; }
+    ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash tools/tune-04.sh build' first)" >&2; exit 2; }
+    gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
+    cases=${TUNE_CHECK_CASES:-$("$judge" --assignment 04-large-scan --list | awk '/^case / {printf "%s%s", sep, $2; sep = ","}')}
+    echo "# tune-04 check on $gpu: cases $cases, one call each"
+    failed=0
+    for b in "$dir"/*x*x*; do
+      case $b in *.log | *.o) continue ;; esac
+      for v in decoupled_lookback lookback_acqrel find_repeats; do
+        out=$("$judge" --assignment 04-large-scan --runner "$b" --variant "$v" --case "$cases" --reps 1 --result-fd 1 2>&1)
+        rc=$?
+        right=$(grep -c '^result .* ok=1 ' <<< "$out") all=$(grep -c '^result ' <<< "$out")
+        if [ "$rc" = 0 ] && [ "$right" = "$all" ]; then
+          echo "$(basename "$b") $v: $right cases right"
+        else
+          failed=1
+          echo "$(basename "$b") $v: FAILED (judge exit $rc; $right of $all cases right)"
+          grep -v '^result .* ok=1 ' <<< "$out" | sed 's/^/  /'
+        fi
+      done
+    done
+    exit $failed ;;
   run)
     bench=assignments/04-large-scan/ref/bench judge=build/grader/judge
     [ -x "$bench" ] && [ -x "$judge" ] || { echo "tune-04: $bench or $judge is missing (make gpu-carry)" >&2; exit 2; }
@@ -97,5 +132,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x]...] | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x]...] | check | run" >&2; exit 2 ;;
 esac

@@ -256,6 +256,63 @@ START_TEST(test_tune04_refuses) {
 }
 END_TEST
 
+/* tools/tune-04.sh check, run by the real judge on the CPU tier's fake 04
+ * runner (build/tests/fake-runner) in a tree of its own: a shape that scans
+ * right is right in every case it is given, one that crashes makes the check
+ * fail and says which shape and variant, and a shape left from an earlier
+ * build is gone after `build` (which then refuses a bad shape). */
+START_TEST(test_tune04_check) {
+  char *dir = make_temp_dir("tune04check"), path[2048], cmd[4096];
+  const char *pwd = getenv("PWD");
+  snprintf(path, sizeof path, "%s/tools/tune-04.sh", dir);
+  char *script = read_text("tools/tune-04.sh");
+  ck_assert_ptr_nonnull(script);
+  write_text(path, script, 1);
+  free(script);
+  snprintf(path, sizeof path, "%s/build/tools/gpuinfo", dir);
+  write_text(path, "#!/bin/sh\necho a fake GPU\n", 1);
+  static const struct {
+    const char *shape, *student;
+  } shapes[] = {{"512x16x2", "honest"}, {"256x16x4", "crash"}};
+  for (int i = 0; i < 2; i++) {
+    char text[1024];
+    snprintf(path, sizeof path, "%s/build/tune-04/%s", dir, shapes[i].shape);
+    snprintf(text, sizeof text, "#!/bin/sh\nFAKE_STUDENT=%s exec %s/build/tests/fake-runner \"$@\"\n", shapes[i].student, pwd);
+    write_text(path, text, 1);
+  }
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p '%s/build/grader' && ln -s '%s/build/grader/judge' '%s/build/grader/judge' && cd '%s' && "
+           "TUNE_CHECK_CASES=n1025,rep-few bash tools/tune-04.sh check > check.txt 2>&1",
+           dir, pwd, dir, dir);
+  ck_assert_int_eq(run_shell(cmd), 1);
+  snprintf(path, sizeof path, "%s/check.txt", dir);
+  char *out = read_text(path);
+  ck_assert_ptr_nonnull(out);
+  static const char *const want[] = {"# tune-04 check on a fake GPU: cases n1025,rep-few, one call each",
+                                     "512x16x2 decoupled_lookback: 2 cases right",
+                                     "512x16x2 lookback_acqrel: 2 cases right",
+                                     "512x16x2 find_repeats: 2 cases right",
+                                     "256x16x4 decoupled_lookback: FAILED (judge exit"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    ck_assert_msg(strstr(out, want[i]), "'%s' is not in the check's output:\n%s", want[i], out);
+  free(out);
+  /* build refuses a bad shape before it touches the last build, and clears the
+   * last build's shapes before it builds new ones (here with a compiler that fails). */
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && mkdir -p build/runner && touch build/runner/librunner.a && "
+           "! bash tools/tune-04.sh build 512x16x2 7x7 > /dev/null 2>&1 && test -e build/tune-04/512x16x2",
+           dir);
+  ck_assert_msg(run_shell(cmd) == 0, "tune-04.sh build with a bad shape changed the last build in %s/build/tune-04", dir);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && ! NVCC=false bash tools/tune-04.sh build 512x16x2x > /dev/null 2>&1 && "
+           "test ! -e build/tune-04/512x16x2 && test ! -e build/tune-04/256x16x4",
+           dir);
+  ck_assert_msg(run_shell(cmd) == 0, "tune-04.sh build left an earlier build's shapes in %s/build/tune-04", dir);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* tools/tune-05.sh: a setting it does not know, an unknown revision or verb
  * are one line and exit 2; `run` without a GPU says why and fails. */
 START_TEST(test_tune05_refuses) {
@@ -410,6 +467,7 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_timings_plot_refuses_bad_csv);
   tcase_add_test(t, test_make_timings_without_gpu);
   tcase_add_test(t, test_tune04_refuses);
+  tcase_add_test(t, test_tune04_check);
   tcase_add_test(t, test_tune05_refuses);
   tcase_add_test(t, test_gradescope);
   tcase_add_test(t, test_grade_all);
