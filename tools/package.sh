@@ -6,8 +6,9 @@
 #
 # Both hold the same tree: every file git tracks (as it is in the working tree; commit
 # new files first, so that nothing else lying in the checkout ships) except solutions/,
-# answer files, the GPU tier's faults (solutions with one bug each) and its adversarial
-# suite (whose control is a copy of a solution), plus the
+# answer files, the GPU tier's faults (solutions with one bug each), its adversarial
+# suite (whose control is a copy of a solution) and tools/probe-04 (probes built on the
+# 04 solution, with some of its code), plus the
 # reference binaries assignments/NN/ref/reference (built fat: FAT_GENCODE must be the
 # flags in build/.gencode) and the grader and the judge prebuilt as grader/bin/grade and grader/bin/judge, which the
 # Makefile copies into place instead of building it (so no libinih-dev is needed).
@@ -32,7 +33,7 @@ mkdir -p "$stage" "$(dirname "$out")"
 git ls-files -z --cached |
   while IFS= read -r -d '' f; do
     case "$f" in
-      solutions/* | grader/tests/gpu-faults/* | grader/tests/adversarial/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
+      solutions/* | grader/tests/gpu-faults/* | grader/tests/adversarial/* | tools/probe-04/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
     esac
     [ -f "$f" ] && printf '%s\0' "$f" # tracked but deleted files are skipped
   done | xargs -0 cp --parents -p -t "$stage"
