@@ -26,10 +26,10 @@
 # they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
 # beside today's). `build` writes build/tune-04/ afresh, so that `check` and
 # `run` see only the shapes of the last build (make gpu-carry packs it: build
-# the shapes after the carry, or unpack them after it); `check` runs every case
-# of the spec (TUNE_CHECK_CASES) once with the scan, lookback_acqrel and
-# find_repeats on every shape, and fails if any is wrong or dies; `run` duels each against a copy of the same
-# bytes at 2^24, 2^26 and 2^28 (TUNE_CASES, TUNE_REPS), every call verified,
+# the shapes after the carry, or unpack them after it). `check` runs every
+# case of the spec (TUNE_CHECK_CASES) once with the scan, lookback_acqrel and
+# find_repeats on every shape, and fails if any is wrong or dies. `run` duels
+# each against a copy of the same bytes at 2^24, 2^26 and 2^28 (TUNE_CASES, TUNE_REPS), every call verified,
 # after the reference's duels with the copy and with CUB; with TUNE_REPEATS=1
 # each shape's find_repeats also duels CUB's select (TUNE_REPEATS=only: that
 # alone, no scan).
@@ -47,6 +47,8 @@ case ${1:-} in
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
       s=${spec#*:}
       [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
+      [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
+        { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r or dD" >&2; exit 2; }
       [[ $spec == *:* ]] || continue
       for f in large_scan.cu lookback.cuh; do
         git cat-file -e "${spec%%:*}:solutions/04-large-scan/$f" 2> /dev/null ||
