@@ -130,6 +130,17 @@ static __device__ __forceinline__ int ls_valid(size_t n, size_t base) {
 // Issues the loads of tile `base` of in, `valid` elements (the rest read as 0),
 // striped: v[j] of thread t is vector j * LS_THREADS + t of the tile, so a warp reads
 // 512 contiguous bytes an instruction. Nothing waits for them until v is used.
+//
+// Vector c of a partial tile: its elements below `valid`, zeros past them.
+static __device__ __forceinline__ uint4 ls_load_partial(const unsigned *in, size_t base, int valid, int c) {
+  int e = c * 4;
+  uint4 r;
+  r.x = e + 0 < valid ? in[base + e + 0] : 0;
+  r.y = e + 1 < valid ? in[base + e + 1] : 0;
+  r.z = e + 2 < valid ? in[base + e + 2] : 0;
+  r.w = e + 3 < valid ? in[base + e + 3] : 0;
+  return r;
+}
 static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_t base, int valid, uint4 v[LS_VECS]) {
   int t = threadIdx.x;
   if (valid == LS_TILE) {
@@ -138,13 +149,7 @@ static __device__ __forceinline__ void ls_load_striped(const unsigned *in, size_
     for (int j = 0; j < LS_VECS; j++) v[j] = LS_LOAD(src + j * LS_THREADS + t);
   } else {
 #pragma unroll
-    for (int j = 0; j < LS_VECS; j++) {
-      int e = (j * LS_THREADS + t) * 4;
-      v[j].x = e + 0 < valid ? in[base + e + 0] : 0;
-      v[j].y = e + 1 < valid ? in[base + e + 1] : 0;
-      v[j].z = e + 2 < valid ? in[base + e + 2] : 0;
-      v[j].w = e + 3 < valid ? in[base + e + 3] : 0;
-    }
+    for (int j = 0; j < LS_VECS; j++) v[j] = ls_load_partial(in, base, valid, j * LS_THREADS + t);
   }
 }
 
@@ -308,17 +313,23 @@ static __device__ __forceinline__ void ls_fetch(int op, const unsigned *in, size
 // equals the next element and that one exists. `next` is the element after
 // thread t's 16.
 static_assert(LS_ITEMS <= 32, "find_repeats keeps a thread's flags as the bits of one word");
+// `flags` with bit at + k set where element i + k of vector a (elements
+// i .. i + 3) equals the next element, which exists; `after` is element i + 4.
+static __device__ __forceinline__ unsigned ls_vector_flags(unsigned flags, uint4 a, unsigned after, size_t i, size_t n,
+                                                           int at) {
+  flags |= (unsigned)(i + 1 < n && a.x == a.y) << at;
+  flags |= (unsigned)(i + 2 < n && a.y == a.z) << (at + 1);
+  flags |= (unsigned)(i + 3 < n && a.z == a.w) << (at + 2);
+  flags |= (unsigned)(i + 4 < n && a.w == after) << (at + 3);
+  return flags;
+}
 static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS], unsigned next, size_t first,
                                                            size_t n) {
   unsigned flags = 0;
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) {
     unsigned after = j < LS_VECS - 1 ? v[j + 1].x : next;
-    size_t i = first + 4 * j;
-    flags |= (unsigned)(i + 1 < n && v[j].x == v[j].y) << (4 * j);
-    flags |= (unsigned)(i + 2 < n && v[j].y == v[j].z) << (4 * j + 1);
-    flags |= (unsigned)(i + 3 < n && v[j].z == v[j].w) << (4 * j + 2);
-    flags |= (unsigned)(i + 4 < n && v[j].w == after) << (4 * j + 3);
+    flags = ls_vector_flags(flags, v[j], after, first + 4 * j, n, 4 * j);
   }
   return flags;
 }
@@ -398,26 +409,17 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }
-static __device__ __forceinline__ void ls_load_warp(const unsigned *in, size_t base, int valid, uint4 v[LS_VECS]) {
-#pragma unroll
-  for (int j = 0; j < LS_VECS; j++) {
-    int c = ls_warp_vec(j), e = 4 * c;
-    if (valid == LS_TILE) {
-      v[j] = LS_LOAD((const uint4 *)(in + base) + c);
-    } else {
-      v[j].x = e + 0 < valid ? in[base + e + 0] : 0;
-      v[j].y = e + 1 < valid ? in[base + e + 1] : 0;
-      v[j].z = e + 2 < valid ? in[base + e + 2] : 0;
-      v[j].w = e + 3 < valid ? in[base + e + 3] : 0;
-    }
-  }
-}
-// The loads of tile `tile`; for find_repeats, lane 31 also loads the element
-// after its warp's part of the tile (the next warp's first, or the next tile's).
+// The loads of tile `tile`, v[j] vector ls_warp_vec(j); for find_repeats,
+// lane 31 also loads the element after its warp's part of the tile (the next
+// warp's first, or the next tile's).
 static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in, size_t n, unsigned tile,
                                                      uint4 v[LS_VECS], unsigned *after) {
   size_t base = (size_t)tile * LS_TILE;
-  ls_load_warp(in, base, ls_valid(n, base), v);
+  int valid = ls_valid(n, base);
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++)
+    v[j] = valid == LS_TILE ? LS_LOAD((const uint4 *)(in + base) + ls_warp_vec(j))
+                            : ls_load_partial(in, base, valid, ls_warp_vec(j));
   if (op == LS_REPEATS && (threadIdx.x & 31) == 31) {
     size_t e = base + 4 * (size_t)(ls_warp_vec(LS_VECS - 1) + 1);
     *after = e < n ? in[e] : 0;
@@ -461,9 +463,7 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
     unsigned down = __shfl_down_sync(LS_FULL_MASK, v[j].x, 1);
     unsigned wrap = j < LS_VECS - 1 ? __shfl_sync(LS_FULL_MASK, v[j < LS_VECS - 1 ? j + 1 : j].x, 0) : after;
     unsigned next = lane < 31 ? down : wrap;
-    size_t i = base + 4 * (size_t)ls_warp_vec(j);
-    unsigned f = (unsigned)(i + 1 < n && v[j].x == v[j].y) | (unsigned)(i + 2 < n && v[j].y == v[j].z) << 1 |
-                 (unsigned)(i + 3 < n && v[j].z == v[j].w) << 2 | (unsigned)(i + 4 < n && v[j].w == next) << 3;
+    unsigned f = ls_vector_flags(0, v[j], next, base + 4 * (size_t)ls_warp_vec(j), n, 0);
     cnt[j] = __popc(f);
     flags |= f << (4 * j);
   }
@@ -527,11 +527,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
         for (int j = 0; j < LS_VECS; j++) ls_store_vector(out, base, valid, ls_warp_vec(j), r[j], prefix);
       } else {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) {
-          unsigned pos = prefix + held_off[j], f = (held_flags >> (4 * j)) & 15u;
-          unsigned first = (unsigned)base + 4 * ls_warp_vec(j);
-          for (; f; f &= f - 1) out[pos++] = first + __ffs(f) - 1;
-        }
+        for (int j = 0; j < LS_VECS; j++)
+          ls_put_repeats(out, prefix, held_off[j], (held_flags >> (4 * j)) & 15u, (unsigned)base + 4 * ls_warp_vec(j));
       }
     }
     if (tile < tiles && op == LS_SCAN)
