@@ -67,6 +67,9 @@
 #ifndef LS_CFG_WARPSCAN
 #define LS_CFG_WARPSCAN 0 // the single-pass kernels without the transpose (an experiment, below)
 #endif
+#ifndef LS_CFG_EARLY_POLL
+#define LS_CFG_EARLY_POLL 0 // warp 0 reads the first look-back window before the next tile's loads (an experiment)
+#endif
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
 #endif
@@ -354,9 +357,10 @@ static __device__ __forceinline__ unsigned ls_thread_count(int op, const uint4 *
 // block also writes the count. held_sum is the held tile's own sum.
 static __device__ __forceinline__ void ls_look_back_held(int op, int layout, unsigned *slots, unsigned held,
                                                          unsigned tiles, unsigned epoch, unsigned held_sum,
-                                                         unsigned *s_prefix, unsigned *count) {
+                                                         unsigned *s_prefix, unsigned *count,
+                                                         const unsigned long long *first) {
   if (held >= tiles || threadIdx.x >= 32) return;
-  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
+  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum, first);
   if (threadIdx.x == 0) {
     *s_prefix = prefix;
     if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
@@ -488,6 +492,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
+    unsigned long long first[LS_FIRST_ROWS]; // LS_CFG_EARLY_POLL: held's first look-back window, read early
+    bool early = false;
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
       size_t base = (size_t)tile * LS_TILE;
@@ -514,9 +520,11 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
           s_res[ls_warp_vec(j)] = x;
         }
       }
+      if (LS_CFG_EARLY_POLL && layout == LS_PACKED && held < tiles && t < 32) ls_read_first(slots, held, first), early = true;
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count,
+                      early ? first : NULL);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
@@ -559,6 +567,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, before = 0, flags = 0;
+    unsigned long long first[LS_FIRST_ROWS]; // LS_CFG_EARLY_POLL: held's first look-back window, read early
+    bool early = false;
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
       size_t base = (size_t)tile * LS_TILE;
@@ -571,9 +581,10 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
         ls_thread_exclusive(v, before);
         ls_put_own(s_vec, v);
       }
+      if (LS_CFG_EARLY_POLL && layout == LS_PACKED && held < tiles && t < 32) ls_read_first(slots, held, first), early = true;
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count); // 4
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count, early ? first : NULL); // 4
     __syncthreads(); // held's prefix and the tile's results are in shared memory before anyone reads them
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
@@ -679,7 +690,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count); // 4
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count, NULL); // 4
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;

@@ -235,15 +235,27 @@ template <int V> static __global__ void __launch_bounds__(512) ldg_tickets(const
 // reference's rounds without the scan: the tile's loads land in registers, go
 // through shared memory (a barrier), the tile's flag is published, the next
 // tile's loads are issued, warp 0 waits for the held tile's 32 predecessors to
-// have published theirs (WAIT; without it, it reads their flags once), and the
-// held tile is stored. Flags are cleared before each call (untimed).
+// have published theirs (MODE 1; MODE 0 reads their flags once), and the held
+// tile is stored. Flags are cleared before each call (untimed).
+// 4. (MODE 2) The same rounds with the reference's own look-back
+// (ls_look_back, packed slots): each tile publishes an AGGREGATE of 1 when it
+// lands and its PREFIX after its look-back, which waits, as the scan's must,
+// until the window holds a PREFIX or has published everything; the held tile
+// is stored plus its prefix (its tile number), which the host checks. MODE 1
+// waits only for AGGREGATEs, so it lacks the chain of PREFIXes through the
+// tiles in flight; MODE 2 has it. Lane 0 of warp 0 sums its look-backs' and
+// thread 0 its rounds' clock64 cycles into g_stats.
 __device__ unsigned g_flags[1 << 16];
-template <bool WAIT>
+__device__ unsigned long long g_slots[1 << 16];
+__device__ unsigned long long g_stats[4]; // look-back cycles, look-backs, round cycles, rounds
+template <int MODE>
 static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, uint4 *out, size_t vecs) {
-  __shared__ unsigned s_t[2];
+  __shared__ unsigned s_t[2], s_pre;
   __shared__ uint4 s_stage[2048];
   unsigned tiles = (unsigned)(vecs / 2048);
+  unsigned *slots = (unsigned *)g_slots;
   int t = threadIdx.x, p = 0;
+  unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
   if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
   __syncthreads();
   unsigned tile = s_t[0], held = tiles;
@@ -252,39 +264,141 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
 #pragma unroll
     for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + t];
   while (tile < tiles || held < tiles) {
+    long long round_start = clock64();
     unsigned next = tiles;
+    unsigned long long first[LS_FIRST_ROWS]; // MODE 3: held's first window, read before the next tile's loads
+    bool early = false;
     if (tile < tiles) {
       if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
 #pragma unroll
       for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
       __syncthreads();
       next = s_t[p ^ 1];
-      if (t == 0) asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_flags[tile]), "r"(1u) : "memory");
+      if (t == 0) {
+        if (MODE >= 2) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
+        else asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_flags[tile]), "r"(1u) : "memory");
+      }
+      if (MODE == 3 && held < tiles && t < 32) ls_read_first(slots, held, first), early = true;
       if (next < tiles)
 #pragma unroll
         for (int j = 0; j < 4; j++) v[j] = in[(size_t)next * 2048 + j * 512 + t];
     }
     if (held < tiles && t < 32) {
-      long long q = (long long)held - 1 - t;
-      unsigned seen = 0;
-      if (q >= 0) {
-        seen = ld_relaxed(&g_flags[q]);
-        if (WAIT)
-          while (seen == 0) seen = ld_relaxed(&g_flags[q]);
+      long long lb_start = clock64();
+      if (MODE >= 2) {
+        unsigned prefix = ls_look_back(LS_PACKED, slots, held, 1, 1u, early ? first : NULL);
+        if (t == 0) s_pre = prefix;
+      } else {
+        long long q = (long long)held - 1 - t;
+        unsigned seen = 0;
+        if (q >= 0) {
+          seen = ld_relaxed(&g_flags[q]);
+          if (MODE == 1)
+            while (seen == 0) seen = ld_relaxed(&g_flags[q]);
+        }
+        if (__any_sync(0xffffffffu, seen == 7)) s_t[p] = 0; // keeps the read
       }
-      if (__any_sync(0xffffffffu, seen == 7)) s_t[p] = 0; // keeps the read
+      lb_cycles += clock64() - lb_start, lbs++;
     }
     __syncthreads();
-    if (held < tiles)
+    if (held < tiles) {
+      unsigned add = MODE >= 2 ? s_pre : 0;
 #pragma unroll
-      for (int j = 0; j < 4; j++) out[(size_t)held * 2048 + j * 512 + t] = r[j];
+      for (int j = 0; j < 4; j++)
+        out[(size_t)held * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+    }
     if (tile < tiles)
 #pragma unroll
       for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
     __syncthreads();
     held = tile, tile = next, p ^= 1;
+    round_cycles += clock64() - round_start, rounds++;
   }
-  if (t == 0) mark_end();
+  if (t == 0) {
+    mark_end();
+    atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
+    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+  }
+}
+
+// 5. The same rounds with the look-back off the round's path: a 17th warp does
+// nothing but look back, on each tile as soon as its AGGREGATE is out, and
+// hands the prefix over a round later, when the tile is stored. Named
+// barriers: 1 for the 512 round threads alone, 2 + s (64: warp 0 hands warp 16
+// a tile id in slot s) and 4 + s (544: warp 16 hands the prefix back).
+static __device__ __forceinline__ void bar_sync(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+static __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 *in, uint4 *out, size_t vecs) {
+  __shared__ unsigned s_t[2], s_give[2], s_pre[2];
+  __shared__ uint4 s_stage[2048];
+  unsigned tiles = (unsigned)(vecs / 2048);
+  unsigned *slots = (unsigned *)g_slots;
+  int t = threadIdx.x, p = 0;
+  if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
+  __syncthreads();
+  if (t >= 512) { // the look-back warp
+    unsigned long long lb_cycles = 0, lbs = 0;
+    for (int slot = 0;; slot ^= 1) {
+      bar_sync(2 + slot, 64);
+      unsigned tile = s_give[slot];
+      if (tile >= tiles) break;
+      long long lb_start = clock64();
+      unsigned prefix = ls_look_back(LS_PACKED, slots, tile, 1, 1u, NULL);
+      if (t == 512) s_pre[slot] = prefix;
+      lb_cycles += clock64() - lb_start, lbs++;
+      bar_arrive(4 + slot, 544);
+    }
+    if (t == 512) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
+    return;
+  }
+  unsigned long long round_cycles = 0, rounds = 0;
+  unsigned tile = s_t[0], held = tiles;
+  int slot = 0, held_slot = 0; // the slot of the next tile handed over, of the held tile
+  uint4 v[4], r[4];
+  if (tile < tiles)
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + t];
+  while (tile < tiles || held < tiles) {
+    long long round_start = clock64();
+    unsigned next = tiles;
+    if (tile < tiles) {
+      if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
+#pragma unroll
+      for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
+      bar_sync(1, 512);
+      next = s_t[p ^ 1];
+      if (t < 32) {
+        if (t == 0) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u), s_give[slot] = tile;
+        bar_arrive(2 + slot, 64);
+      }
+      if (next < tiles)
+#pragma unroll
+        for (int j = 0; j < 4; j++) v[j] = in[(size_t)next * 2048 + j * 512 + t];
+    }
+    if (held < tiles) {
+      bar_sync(4 + held_slot, 544);
+      unsigned add = s_pre[held_slot];
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        out[(size_t)held * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+    }
+    if (tile < tiles) {
+#pragma unroll
+      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+      held_slot = slot, slot ^= 1;
+    }
+    bar_sync(1, 512);
+    held = tile, tile = next, p ^= 1;
+    round_cycles += clock64() - round_start, rounds++;
+  }
+  if (t < 32) { // no more tiles: the look-back warp ends
+    if (t == 0) s_give[slot] = tiles;
+    bar_arrive(2 + slot, 64);
+  }
+  if (t == 0) {
+    mark_end();
+    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+  }
 }
 
 // A plain copy, one block a piece of T x 4 vectors: the best-known simple kernel.
@@ -351,8 +465,11 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 10: grid = launch_tma<3, 32768, true>(in, out, bytes, 2, 0); break;
   case 11: grid = launch_tma<12, 16384, true>(in, out, bytes, 1, 0); break;
   case 12: CK(exclusive_scan(in, out, n, work)); break;
-  case 13: ldg_coupled<false><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
-  case 14: ldg_coupled<true><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 13: ldg_coupled<0><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 17: ldg_coupled<3><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 16: ldg_async_lookback<<<grid = sms * 2, 544>>>(i4, o4, vecs); break;
   }
   CK(cudaGetLastError());
   return grid;
@@ -374,9 +491,12 @@ int main(int argc, char **argv) {
                               {"ldg_ticket_2x4", 5},
                               {"ldg_rounds_nowait", 13},
                               {"ldg_rounds_wait32", 14},
+                              {"ldg_rounds_lookback", 15},
+                              {"ldg_async_lookback", 16},
+                              {"ldg_early_lookback", 17},
                               {"ref_scan", 12}};
   const row *rows_used = coupling ? coupled_rows : rows;
-  const int R = coupling ? 5 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const int R = coupling ? 8 : (int)(sizeof rows / sizeof *rows), reps = 9;
   printf("%-16s %-6s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (int lg : {24, 26, 28}) {
     size_t n = (size_t)1 << lg, bytes = n * 4;
@@ -396,6 +516,7 @@ int main(int argc, char **argv) {
     CK(cudaEventCreate(&b));
     std::vector<std::vector<float>> ms(R);
     std::vector<double> spread(R, -1);
+    std::vector<std::vector<unsigned long long>> stats(R, std::vector<unsigned long long>(4)); // last sample's g_stats
     for (int rep = -1; rep < reps; rep++)
       for (int r = 0; r < R; r++) {
         CK(cudaMemcpy(in, src, bytes, cudaMemcpyDeviceToDevice));
@@ -405,6 +526,10 @@ int main(int argc, char **argv) {
         void *flags;
         CK(cudaGetSymbolAddress(&flags, g_flags));
         CK(cudaMemset(flags, 0, sizeof g_flags));
+        CK(cudaGetSymbolAddress(&flags, g_slots));
+        CK(cudaMemset(flags, 0, sizeof g_slots));
+        CK(cudaGetSymbolAddress(&flags, g_stats));
+        CK(cudaMemset(flags, 0, sizeof g_stats));
         CK(cudaEventRecord(a));
         int grid = run_row(rows_used[r].kind, in, out, n, work);
         CK(cudaEventRecord(b));
@@ -416,6 +541,7 @@ int main(int argc, char **argv) {
           std::vector<unsigned long long> e(grid);
           CK(cudaMemcpyFromSymbol(e.data(), g_end, grid * 8));
           spread[r] = (*std::max_element(e.begin(), e.end()) - *std::min_element(e.begin(), e.end())) / 1e3;
+          CK(cudaMemcpyFromSymbol(stats[r].data(), g_stats, sizeof g_stats));
         }
         // every copy checked at both ends and in the middle; the scan's last element
         if (rep == reps - 1) {
@@ -423,7 +549,10 @@ int main(int argc, char **argv) {
           size_t at[3] = {0, n / 2 + 5, n - 1};
           for (int i = 0; i < 3; i++) CK(cudaMemcpy(&o[i], out + at[i], 4, cudaMemcpyDeviceToHost));
           bool ok;
-          if (rows_used[r].kind == 12) {
+          if (rows_used[r].kind >= 15) { // each tile's elements plus its number
+            ok = true;
+            for (int i = 0; i < 3; i++) ok = ok && o[i] == h[at[i]] + (unsigned)(at[i] / 8192);
+          } else if (rows_used[r].kind == 12) {
             unsigned s = 0;
             for (size_t i = 0; i + 1 < n; i++) s += h[i];
             ok = o[0] == 0 && o[2] == s;
@@ -440,6 +569,9 @@ int main(int argc, char **argv) {
       if (r == 0) copy = med;
       printf("%-16s 2^%-4d %10.4f %9.1f %7.3f", rows_used[r].name, lg, med, 2.0 * bytes / med / 1e6, med / copy);
       if (spread[r] >= 0) printf(" %8.1f", spread[r]);
+      const unsigned long long *g = stats[r].data();
+      if (g[1] && g[3]) // the coupled rows: cycles a look-back, a round
+        printf("  look-back %6.0f cycles, round %6.0f cycles (%llu rounds)", (double)g[0] / g[1], (double)g[2] / g[3], g[3]);
       printf("\n");
     }
     // Question 2 at 2^28 only: the status load's latency under each stream.
