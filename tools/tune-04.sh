@@ -3,7 +3,7 @@
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
 # reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
 # LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT,
-# LS_CFG_STREAM, LS_CFG_WARPSCAN and LS_CFG_EARLY_POLL).
+# LS_CFG_STREAM and LS_CFG_WARPSCAN).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
 #   bash tools/tune-04.sh check              on the GPU host: every case, every shape
@@ -19,11 +19,10 @@
 # block a tile, as the reference was before 2026-11-23), c (streaming,
 # evict-first loads and stores of full tiles: LS_CFG_STREAM) and x (no
 # transpose: each warp scans its own part of the tile in registers,
-# LS_CFG_WARPSCAN; not with r or dD) and e (warp 0 reads the first look-back
-# window before the next tile's loads go out: LS_CFG_EARLY_POLL; not with r
-# or dD), in that order.
-# 512x16x2 is the reference's own shape. The default shapes are its neighbours:
-# one block a tile, a wider window, other shapes and a back-off
+# LS_CFG_WARPSCAN; not with r or dD), in that order.
+# 512x20x2x is the reference's own shape (512x16x2 before session 9). The
+# default shapes are its neighbours: one block a tile, a wider window, a
+# back-off, the transpose, smaller tiles and the earlier reference
 # (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
 # they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
 # beside today's). `build` writes build/tune-04/ afresh, so that `check` and
@@ -43,16 +42,14 @@ dir=build/tune-04
 case ${1:-} in
   build)
     shift
-    shapes=${*:-512x16x2 512x16x2n 512x16x2w4 512x20x2 256x16x4 128x16x8 512x16x2s64}
+    shapes=${*:-512x20x2x 512x20x2nx 512x20x2w4x 512x20x2s64x 512x20x2 512x16x2x 256x20x4x 512x16x2}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
-    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?(e)?$'
+    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?$'
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
       s=${spec#*:}
-      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x][e] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
+      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
       [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
         { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r or dD" >&2; exit 2; }
-      [ -n "${BASH_REMATCH[14]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
-        { echo "tune-04: '$s': e (early first poll) is not in the ring's kernels, so it takes no r or dD" >&2; exit 2; }
       [[ $spec == *:* ]] || continue
       for f in large_scan.cu lookback.cuh; do
         git cat-file -e "${spec%%:*}:solutions/04-large-scan/$f" 2> /dev/null ||
@@ -76,7 +73,6 @@ case ${1:-} in
       flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
       flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"
       flags+=" -DLS_CFG_WARPSCAN=$([ -n "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
-      flags+=" -DLS_CFG_EARLY_POLL=$([ -n "${BASH_REMATCH[14]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
@@ -139,5 +135,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x][e]...] | check | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x]...] | check | run" >&2; exit 2 ;;
 esac

@@ -12,7 +12,7 @@
 //   hierarchical        scan the tiles, scan the tile sums recursively, add the
 //                       scanned sums back: 4n elements moved, 2 launches a level.
 //   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
-//                       n / 8192), scan each tile again starting from its sum: 3n.
+//                       n / 10240), scan each tile again starting from its sum: 3n.
 //   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
 //                       set flag's index scattered to its scanned position: n read.
 //
@@ -27,12 +27,14 @@
 
 // ---------------------------------------------------------------- tile shape
 
-// 512 threads x 16 consecutive elements: a tile of 8192 (32 KiB), two blocks
-// an SM. 16 elements a thread are four 16-byte loads in flight per thread,
-// and with the next tile's loads issued before the look-back (below) that
-// covers DRAM latency on an H100. Of the shapes measured (256 x 16 with 4
-// blocks an SM, 128 x 16 with 8, 512 x 20 with 2, ...: tuning-04-h100.txt)
-// this was the fastest at 2^24 and 2^28, within 4% of a copy.
+// 512 threads x 20 elements: a tile of 10240 (40 KiB), two blocks an SM.
+// Twenty elements a thread are five 16-byte loads in flight per thread, and
+// with the next tile's loads issued before the look-back (below) that covers
+// DRAM latency on an H100. Of the shapes measured (256 x 16 with 4 blocks an
+// SM, 128 x 16 with 8, 512 x 16 with 2, ...: tuning-04-h100.txt) this was the
+// fastest, within 4-9 % of a copy: bigger tiles mean fewer look-backs for the
+// same bytes (session 9), and 20 elements are the most that fit in registers
+// beside a held tile's results.
 //
 // The shape and the look-back's pause can be changed from the compiler's
 // command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
@@ -41,7 +43,7 @@
 #define LS_CFG_THREADS 512 // threads a block: a multiple of 32
 #endif
 #ifndef LS_CFG_ITEMS
-#define LS_CFG_ITEMS 16 // elements a thread: a multiple of 4
+#define LS_CFG_ITEMS 20 // elements a thread: a multiple of 4
 #endif
 #ifndef LS_CFG_MIN_BLOCKS
 #define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__)
@@ -64,11 +66,11 @@
 #ifndef LS_CFG_RING
 #define LS_CFG_RING 0
 #endif
-#ifndef LS_CFG_WARPSCAN
-#define LS_CFG_WARPSCAN 0 // the single-pass kernels without the transpose (an experiment, below)
+#ifndef LS_CFG_WARPSCAN // the single-pass kernels without the transpose (0: with it, as before session 9)
+#define LS_CFG_WARPSCAN (!LS_CFG_RING)
 #endif
-#ifndef LS_CFG_EARLY_POLL
-#define LS_CFG_EARLY_POLL 0 // warp 0 reads the first look-back window before the next tile's loads (an experiment)
+#if LS_CFG_WARPSCAN && LS_CFG_RING
+#error "LS_CFG_WARPSCAN 1 has no ring of tiles: not with LS_CFG_RING 1"
 #endif
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
@@ -302,6 +304,7 @@ static __device__ __forceinline__ void ls_thread_exclusive(uint4 v[LS_VECS], uns
 // What a look-back kernel computes: a scan of the input, or find_repeats.
 enum ls_op { LS_SCAN, LS_REPEATS };
 
+#if !LS_CFG_WARPSCAN // the transpose's kernels alone use ls_fetch and ls_thread_count
 // Issues the loads of tile `tile` into v (striped); for find_repeats, the last
 // thread also loads the element after the tile, which its last flag needs.
 static __device__ __forceinline__ void ls_fetch(int op, const unsigned *in, size_t n, unsigned tile, uint4 v[LS_VECS],
@@ -310,11 +313,12 @@ static __device__ __forceinline__ void ls_fetch(int op, const unsigned *in, size
   ls_load_striped(in, base, ls_valid(n, base), v);
   if (op == LS_REPEATS && threadIdx.x == LS_THREADS - 1) *after = base + LS_TILE < n ? in[base + LS_TILE] : 0;
 }
+#endif
 
-// find_repeats: bit 4j + k of the result flags element 16t + 4j + k of the
-// tile starting at element `first` (thread t's own 16 in v), set when it
+// find_repeats: bit 4j + k of the result flags element LS_ITEMS t + 4j + k of the
+// tile starting at element `first` (thread t's own LS_ITEMS in v), set when it
 // equals the next element and that one exists. `next` is the element after
-// thread t's 16.
+// thread t's LS_ITEMS.
 static_assert(LS_ITEMS <= 32, "find_repeats keeps a thread's flags as the bits of one word");
 // `flags` with bit at + k set where element i + k of vector a (elements
 // i .. i + 3) equals the next element, which exists; `after` is element i + 4.
@@ -326,6 +330,7 @@ static __device__ __forceinline__ unsigned ls_vector_flags(unsigned flags, uint4
   flags |= (unsigned)(i + 4 < n && a.w == after) << (at + 3);
   return flags;
 }
+#if !LS_CFG_WARPSCAN // the transpose's kernels' flags: a thread's LS_VECS vectors
 static __device__ __forceinline__ unsigned ls_repeat_flags(const uint4 v[LS_VECS], unsigned next, size_t first,
                                                            size_t n) {
   unsigned flags = 0;
@@ -350,6 +355,7 @@ static __device__ __forceinline__ unsigned ls_thread_count(int op, const uint4 *
   *flags = ls_repeat_flags(v, neighbour, base + (size_t)t * LS_ITEMS, n);
   return __popc(*flags);
 }
+#endif
 
 // Step 4 of a round (both versions of the loop below): when the block holds a
 // tile (`held` below `tiles`), warp 0 looks back for it and thread 0 puts the
@@ -357,10 +363,9 @@ static __device__ __forceinline__ unsigned ls_thread_count(int op, const uint4 *
 // block also writes the count. held_sum is the held tile's own sum.
 static __device__ __forceinline__ void ls_look_back_held(int op, int layout, unsigned *slots, unsigned held,
                                                          unsigned tiles, unsigned epoch, unsigned held_sum,
-                                                         unsigned *s_prefix, unsigned *count,
-                                                         const unsigned long long *first) {
+                                                         unsigned *s_prefix, unsigned *count) {
   if (held >= tiles || threadIdx.x >= 32) return;
-  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum, first);
+  unsigned prefix = ls_look_back(layout, slots, held, epoch, held_sum);
   if (threadIdx.x == 0) {
     *s_prefix = prefix;
     if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
@@ -396,20 +401,22 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // Were a block to look back on a tile as soon as it had published its sum,
 // the tile's predecessors could still be loading: each of them waits for its
 // own block's previous look-back before it publishes, so every look-back
-// would wait on the slowest of its predecessors' blocks. Per tile: 8192
-// elements read once (16-byte loads); for a scan, 8192 written once; one
+// would wait on the slowest of its predecessors' blocks. Per tile: 10240
+// elements read once (16-byte loads); for a scan, 10240 written once; one
 // status slot written twice; the look-back reads 32 slots per window row.
 #if LS_CFG_WARPSCAN
-// LS_CFG_WARPSCAN 1 (an experiment): the same rounds without the transpose.
+// LS_CFG_WARPSCAN 1 (the default since session 9): the rounds without the
+// transpose.
 // Warp w owns the tile's vectors w * 32 * LS_VECS .. (w + 1) * 32 * LS_VECS - 1,
 // lane l of it vectors w * 32 * LS_VECS + 32 j + l (j < LS_VECS), so each load
 // and store instruction of a warp still covers 512 contiguous bytes; the scan
 // runs LS_VECS warp scans side by side, one per j, instead of going through
 // shared memory and back. A round has two barriers (the warp totals', and the
 // look-back's); a scan's results wait for their prefix in shared memory, each
-// where its own thread reads it back, so that needs none. Measured on the
-// reference's rounds without the scan (tuning-04-h100.txt, session 8, call 8):
-// those run at the copy's speed, so this is the next thing to try.
+// where its own thread reads it back, so that needs none. On the H100 it was
+// 0-2 % faster than the transpose at 512 x 16, and it fits 512 x 20 without
+// spills, where the transpose did not (tuning-04-h100.txt, session 9); the
+// transpose's kernels, below, stay for comparison (LS_CFG_WARPSCAN 0).
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }
@@ -492,8 +499,6 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
-    unsigned long long first[LS_FIRST_ROWS]; // LS_CFG_EARLY_POLL: held's first look-back window, read early
-    bool early = false;
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
       size_t base = (size_t)tile * LS_TILE;
@@ -520,11 +525,9 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
           s_res[ls_warp_vec(j)] = x;
         }
       }
-      if (LS_CFG_EARLY_POLL && layout == LS_PACKED && held < tiles && t < 32) ls_read_first(slots, held, first), early = true;
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count,
-                      early ? first : NULL);
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
@@ -567,8 +570,6 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, before = 0, flags = 0;
-    unsigned long long first[LS_FIRST_ROWS]; // LS_CFG_EARLY_POLL: held's first look-back window, read early
-    bool early = false;
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets); // 1
       size_t base = (size_t)tile * LS_TILE;
@@ -581,10 +582,9 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
         ls_thread_exclusive(v, before);
         ls_put_own(s_vec, v);
       }
-      if (LS_CFG_EARLY_POLL && layout == LS_PACKED && held < tiles && t < 32) ls_read_first(slots, held, first), early = true;
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count, early ? first : NULL); // 4
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix, count); // 4
     __syncthreads(); // held's prefix and the tile's results are in shared memory before anyone reads them
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
@@ -690,7 +690,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch(op, in, n, next, v, &after); // 3
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count, NULL); // 4
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, s_sum[old], &s_prefix, count); // 4
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) { // 5
       size_t base = (size_t)held * LS_TILE;
@@ -726,7 +726,7 @@ static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indice
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
-// writes the tile's sum to sums[b] when sums is given. 8192 read, 8192 written.
+// writes the tile's sum to sums[b] when sums is given. 10240 read, 10240 written.
 static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
                                                const unsigned *carry) {
 #if LS_CFG_RING
@@ -746,7 +746,7 @@ static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out
   ls_store_tile(out, base, valid, s_vec, v);
 }
 
-// Block b writes the sum of tile b to sums[b]: 8192 read, 4 bytes written.
+// Block b writes the sum of tile b to sums[b]: 10240 read, 4 bytes written.
 static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, unsigned *sums) {
 #if LS_CFG_RING
   uint4 *s_vec = ls_dynamic; // LS_SMEM_TILE bytes

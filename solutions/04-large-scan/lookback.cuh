@@ -8,11 +8,7 @@
 #ifndef LS_CFG_LOOKS
 #define LS_CFG_LOOKS 1 // rows of 32 tiles in each look-back window after the first
 #endif
-#ifndef LS_CFG_FIRST_ROWS
-#define LS_CFG_FIRST_ROWS 1 // rows of 32 tiles in the first look-back window (at most LS_CFG_LOOKS)
-#endif
-enum { LS_LOOKS = LS_CFG_LOOKS, LS_FIRST_ROWS = LS_CFG_FIRST_ROWS };
-static_assert(LS_FIRST_ROWS >= 1 && LS_FIRST_ROWS <= LS_LOOKS, "LS_CFG_FIRST_ROWS must be 1 .. LS_CFG_LOOKS");
+enum { LS_LOOKS = LS_CFG_LOOKS };
 #ifndef LS_CFG_BACKOFF_NS
 #define LS_CFG_BACKOFF_NS 0 // a pause between polls of a window that is not ready (0: none)
 #endif
@@ -148,17 +144,13 @@ static __device__ __forceinline__ void ls_publish_aggregate(int layout, unsigned
 // every width above one row was slower (tuning-04-h100.txt: at 2^28, 1% with
 // 2 rows, 3% with 4, 12% with 8), before and after the kernels below began to
 // look back a tile late.
-//
-// `first` (packed slots only; NULL: none) is the first window's slots as lane
-// i read them before (ls_read_first), so that the reads went out ahead of the
-// tile loads that the block issued after them (LS_CFG_EARLY_POLL).
 static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *slots, unsigned tile, unsigned epoch,
-                                                       unsigned aggregate, const unsigned long long *first) {
+                                                       unsigned aggregate) {
   int lane = threadIdx.x & 31;
   if (tile == 0) return 0;
   unsigned prefix = 0;
   long long end = tile;
-  int rows = LS_FIRST_ROWS; // the first window is 32 tiles: its nearest tiles are often still loading
+  int rows = 1; // the first window is 32 tiles: its nearest tiles are often still loading
   for (;;) {
     unsigned status[LS_LOOKS], value[LS_LOOKS];
     int near;          // the row of the window's nearest PREFIX (LS_LOOKS: none)
@@ -168,16 +160,8 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
       for (int k = 0; k < LS_LOOKS; k++) {
         long long p = end - 1 - 32 * k - lane;
         status[k] = k < rows ? LS_PREFIX : LS_AGGREGATE, value[k] = 0; // before tile 0, or a row not read: add 0
-        if (p >= 0 && k < rows) {
-          if (first != NULL && k < LS_FIRST_ROWS) { // read already, once
-            value[k] = (unsigned)(first[k] >> 32);
-            status[k] = ls_status_of((unsigned)first[k], epoch);
-          } else {
-            status[k] = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value[k]);
-          }
-        }
+        if (p >= 0 && k < rows) status[k] = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value[k]);
       }
-      first = NULL;
       near = LS_LOOKS, near_lane = 31;
       bool wait = false;
 #pragma unroll
@@ -204,18 +188,6 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
   }
   if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_PREFIX, prefix + aggregate);
   return prefix;
-}
-
-// Warp 0, packed slots: the first window's reads for ls_look_back on `tile`,
-// issued now and used later (rows before tile 0 are not read).
-static __device__ __forceinline__ void ls_read_first(unsigned *slots, unsigned tile,
-                                                     unsigned long long first[LS_FIRST_ROWS]) {
-  int lane = threadIdx.x & 31;
-#pragma unroll
-  for (int k = 0; k < LS_FIRST_ROWS; k++) {
-    long long p = (long long)tile - 1 - 32 * k - lane;
-    first[k] = p >= 0 ? ls_ld_relaxed64(ls_slot(LS_PACKED, slots, p)) : 0;
-  }
 }
 
 // The tickets. Thread 0 of a block reads `start` once and takes its first

@@ -13,8 +13,13 @@
 //   3. (./tma coupling) The reference's rounds without the scan, with and
 //      without the look-back's wait for the 32 tiles before: does the wait
 //      alone cost the last 5 %?
-// What it found on the H100 is in docs/results/tuning-04-h100.txt (2026-11-25,
-// session 8): the reference's pattern with tickets copies at cudaMemcpy's
+//   4. (./tma coupling, row ldg_rounds_lookback) The same rounds with the
+//      reference's own look-back, whose PREFIXes chain from tile to tile.
+//   5. (row ldg_async_lookback) Those rounds with a 17th warp that only looks
+//      back, on each tile as soon as its sum is out.
+// Questions 4 and 5 were asked in session 9 (tuning-04-h100.txt): the chain of
+// PREFIXes alone makes the skeleton as slow as the reference, and the 17th
+// warp is slower still. What it found on the H100 in session 8: the reference's pattern with tickets copies at cudaMemcpy's
 // speed, the same copy with a static tile order does not, and the status load
 // takes 300 cycles idle, 4100 under register loads and 2100 under the engine.
 // The scan built on the engine (commits 10a9872..84ef63f, taken out again in
@@ -266,8 +271,6 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
   while (tile < tiles || held < tiles) {
     long long round_start = clock64();
     unsigned next = tiles;
-    unsigned long long first[LS_FIRST_ROWS]; // MODE 3: held's first window, read before the next tile's loads
-    bool early = false;
     if (tile < tiles) {
       if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
 #pragma unroll
@@ -275,18 +278,17 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
       __syncthreads();
       next = s_t[p ^ 1];
       if (t == 0) {
-        if (MODE >= 2) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
+        if (MODE == 2) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
         else asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_flags[tile]), "r"(1u) : "memory");
       }
-      if (MODE == 3 && held < tiles && t < 32) ls_read_first(slots, held, first), early = true;
       if (next < tiles)
 #pragma unroll
         for (int j = 0; j < 4; j++) v[j] = in[(size_t)next * 2048 + j * 512 + t];
     }
     if (held < tiles && t < 32) {
       long long lb_start = clock64();
-      if (MODE >= 2) {
-        unsigned prefix = ls_look_back(LS_PACKED, slots, held, 1, 1u, early ? first : NULL);
+      if (MODE == 2) {
+        unsigned prefix = ls_look_back(LS_PACKED, slots, held, 1, 1u);
         if (t == 0) s_pre = prefix;
       } else {
         long long q = (long long)held - 1 - t;
@@ -302,7 +304,7 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     }
     __syncthreads();
     if (held < tiles) {
-      unsigned add = MODE >= 2 ? s_pre : 0;
+      unsigned add = MODE == 2 ? s_pre : 0;
 #pragma unroll
       for (int j = 0; j < 4; j++)
         out[(size_t)held * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
@@ -343,7 +345,7 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
       unsigned tile = s_give[slot];
       if (tile >= tiles) break;
       long long lb_start = clock64();
-      unsigned prefix = ls_look_back(LS_PACKED, slots, tile, 1, 1u, NULL);
+      unsigned prefix = ls_look_back(LS_PACKED, slots, tile, 1, 1u);
       if (t == 512) s_pre[slot] = prefix;
       lb_cycles += clock64() - lb_start, lbs++;
       bar_arrive(4 + slot, 544);
@@ -468,7 +470,6 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 13: ldg_coupled<0><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
-  case 17: ldg_coupled<3><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 16: ldg_async_lookback<<<grid = sms * 2, 544>>>(i4, o4, vecs); break;
   }
   CK(cudaGetLastError());
@@ -493,10 +494,9 @@ int main(int argc, char **argv) {
                               {"ldg_rounds_wait32", 14},
                               {"ldg_rounds_lookback", 15},
                               {"ldg_async_lookback", 16},
-                              {"ldg_early_lookback", 17},
                               {"ref_scan", 12}};
   const row *rows_used = coupling ? coupled_rows : rows;
-  const int R = coupling ? 8 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const int R = coupling ? 7 : (int)(sizeof rows / sizeof *rows), reps = 9;
   printf("%-16s %-6s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (int lg : {24, 26, 28}) {
     size_t n = (size_t)1 << lg, bytes = n * 4;
