@@ -278,7 +278,9 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
       __syncthreads();
       next = s_t[p ^ 1];
       if (t == 0) {
-        if (MODE == 2) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
+        if (MODE == 3 && tile < gridDim.x) // the first wave: its PREFIX (tile + 1) known at once
+          ls_publish(LS_PACKED, ls_slot(LS_PACKED, slots, tile), 1, LS_PREFIX, tile + 1);
+        else if (MODE >= 2) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
         else asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_flags[tile]), "r"(1u) : "memory");
       }
       if (next < tiles)
@@ -287,7 +289,9 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     }
     if (held < tiles && t < 32) {
       long long lb_start = clock64();
-      if (MODE == 2) {
+      if (MODE == 3 && held < gridDim.x) {
+        if (t == 0) s_pre = held;
+      } else if (MODE >= 2) {
         unsigned prefix = ls_look_back(LS_PACKED, slots, held, 1, 1u);
         if (t == 0) s_pre = prefix;
       } else {
@@ -304,7 +308,7 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     }
     __syncthreads();
     if (held < tiles) {
-      unsigned add = MODE == 2 ? s_pre : 0;
+      unsigned add = MODE >= 2 ? s_pre : 0;
 #pragma unroll
       for (int j = 0; j < 4; j++)
         out[(size_t)held * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
@@ -470,6 +474,7 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 13: ldg_coupled<0><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 17: ldg_coupled<3><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 16: ldg_async_lookback<<<grid = sms * 2, 544>>>(i4, o4, vecs); break;
   }
   CK(cudaGetLastError());
@@ -494,9 +499,10 @@ int main(int argc, char **argv) {
                               {"ldg_rounds_wait32", 14},
                               {"ldg_rounds_lookback", 15},
                               {"ldg_async_lookback", 16},
+                              {"ldg_lookback_wave2", 17},
                               {"ref_scan", 12}};
   const row *rows_used = coupling ? coupled_rows : rows;
-  const int R = coupling ? 7 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const int R = coupling ? 8 : (int)(sizeof rows / sizeof *rows), reps = 9;
   printf("%-16s %-6s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (int lg : {24, 26, 28}) {
     size_t n = (size_t)1 << lg, bytes = n * 4;
