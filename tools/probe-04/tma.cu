@@ -17,9 +17,12 @@
 //      reference's own look-back, whose PREFIXes chain from tile to tile.
 //   5. (row ldg_async_lookback) Those rounds with a 17th warp that only looks
 //      back, on each tile as soon as its sum is out.
-// Questions 4 and 5 were asked in session 9 (tuning-04-h100.txt): the chain of
-// PREFIXes alone makes the skeleton as slow as the reference, and the 17th
-// warp is slower still. What it found on the H100 in session 8: the reference's pattern with tickets copies at cudaMemcpy's
+//   6. (row ldg_lookback_wave2, MODE 3) Question 4's rounds, but the first
+//      wave of tiles (one a block) publishes its PREFIX at once and skips the
+//      look-back: does the chain cost at the start, or in every round?
+// Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
+// PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
+// slower still, and a free first wave changes nothing. What it found on the H100 in session 8: the reference's pattern with tickets copies at cudaMemcpy's
 // speed, the same copy with a static tile order does not, and the status load
 // takes 300 cycles idle, 4100 under register loads and 2100 under the engine.
 // The scan built on the engine (commits 10a9872..84ef63f, taken out again in
@@ -248,7 +251,7 @@ template <int V> static __global__ void __launch_bounds__(512) ldg_tickets(const
 // until the window holds a PREFIX or has published everything; the held tile
 // is stored plus its prefix (its tile number), which the host checks. MODE 1
 // waits only for AGGREGATEs, so it lacks the chain of PREFIXes through the
-// tiles in flight; MODE 2 has it. Lane 0 of warp 0 sums its look-backs' and
+// tiles in flight; MODE 2 has it (MODE 3: but for the first wave, question 6). Lane 0 of warp 0 sums its look-backs' and
 // thread 0 its rounds' clock64 cycles into g_stats.
 __device__ unsigned g_flags[1 << 16];
 __device__ unsigned long long g_slots[1 << 16];
