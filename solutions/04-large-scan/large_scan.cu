@@ -12,7 +12,7 @@
 //   hierarchical        scan the tiles, scan the tile sums recursively, add the
 //                       scanned sums back: 4n elements moved, 2 launches a level.
 //   reduce_then_scan    sum each tile, scan the sums (hierarchically: they are
-//                       n / 10240), scan each tile again starting from its sum: 3n.
+//                       n / 12288), scan each tile again starting from its sum: 3n.
 //   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
 //                       set flag's index scattered to its scanned position: n read.
 //
@@ -27,23 +27,25 @@
 
 // ---------------------------------------------------------------- tile shape
 
-// 512 threads x 20 elements: a tile of 10240 (40 KiB), two blocks an SM.
-// Twenty elements a thread are five 16-byte loads in flight per thread, and
-// with the next tile's loads issued before the look-back (below) that covers
-// DRAM latency on an H100. Of the shapes measured (256 x 16 with 4 blocks an
-// SM, 128 x 16 with 8, 512 x 16 with 2, ...: tuning-04-h100.txt) this was the
-// fastest, within 4-9 % of a copy: bigger tiles mean fewer look-backs for the
-// same bytes (session 9), and 20 elements are the most that fit in registers
-// beside a held tile's results.
+// 384 threads x 32 elements: a tile of 12288 (48 KiB), two blocks an SM.
+// Thirty-two elements a thread are eight 16-byte loads in flight per thread,
+// and with the next tile's loads issued before the look-back (below) that
+// covers DRAM latency on an H100. What is left above a copy is mostly the
+// look-back's chain (a tile waits until a tile within reach has finished its
+// own look-back), paid once a tile: so the tiles are as big as the registers
+// allow, with the held tile's results in shared memory (LS_CFG_HELD_SMEM).
+// Of the shapes measured (512 x 16 through a transpose, 512 x 20, 512 x 24,
+// 512 x 28, 256 x 16 with 4 blocks an SM, ...: tuning-04-h100.txt, sessions 8
+// and 9) this was the fastest, 1.02-1.06x a copy's time.
 //
 // The shape and the look-back's pause can be changed from the compiler's
 // command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
 // are the shape described here.
 #ifndef LS_CFG_THREADS
-#define LS_CFG_THREADS 512 // threads a block: a multiple of 32
+#define LS_CFG_THREADS 384 // threads a block: a multiple of 32
 #endif
 #ifndef LS_CFG_ITEMS
-#define LS_CFG_ITEMS 20 // elements a thread: a multiple of 4
+#define LS_CFG_ITEMS 32 // elements a thread: a multiple of 4, at most 32
 #endif
 #ifndef LS_CFG_MIN_BLOCKS
 #define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__)
@@ -72,6 +74,17 @@
 #if LS_CFG_WARPSCAN && LS_CFG_RING
 #error "LS_CFG_WARPSCAN 1 has no ring of tiles: not with LS_CFG_RING 1"
 #endif
+// LS_CFG_HELD_SMEM 1 (the default with LS_CFG_WARPSCAN 1): a scan's results
+// wait for their prefix in a double buffer of dynamic shared memory, not in
+// registers, so that bigger tiles fit (384 x 32 or 512 x 24 at two blocks an
+// SM); the other kernels' tiles move to dynamic shared memory too.
+#ifndef LS_CFG_HELD_SMEM
+#define LS_CFG_HELD_SMEM LS_CFG_WARPSCAN
+#endif
+#if LS_CFG_HELD_SMEM && !LS_CFG_WARPSCAN
+#error "LS_CFG_HELD_SMEM 1 needs LS_CFG_WARPSCAN 1"
+#endif
+#define LS_DYNAMIC_SMEM (LS_CFG_RING || LS_CFG_HELD_SMEM) // some kernels take dynamic shared memory
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
 #endif
@@ -89,9 +102,9 @@ enum {
   // Dynamic shared memory of each kernel, in bytes (none without the ring): the
   // scan's ring of tiles; find_repeats's one tile (its held tiles are flags: a
   // thread's flags and count per slot); the other kernels' one tile.
-  LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : 0,
+  LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : LS_CFG_HELD_SMEM ? 2 * LS_TILE * 4 : 0,
   LS_SMEM_REPEATS = LS_CFG_RING ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4 : 0,
-  LS_SMEM_TILE = LS_CFG_RING ? LS_TILE * 4 : 0,
+  LS_SMEM_TILE = LS_DYNAMIC_SMEM ? LS_TILE * 4 : 0,
 };
 
 // Returns the first CUDA error of a call or a launch to the caller.
@@ -207,10 +220,12 @@ static __device__ __forceinline__ void ls_store_striped(unsigned *out, size_t ba
   for (int j = 0; j < LS_VECS; j++) ls_store_vector(out, base, valid, j * LS_THREADS + threadIdx.x, v[j], add);
 }
 
-#if LS_CFG_RING
-// The dynamic shared memory of a kernel (LS_CFG_RING): its size is the
-// launch's, LS_SMEM_SCAN, LS_SMEM_REPEATS or LS_SMEM_TILE.
+#if LS_DYNAMIC_SMEM
+// The dynamic shared memory of a kernel (LS_CFG_RING, LS_CFG_HELD_SMEM): its
+// size is the launch's, LS_SMEM_SCAN, LS_SMEM_REPEATS or LS_SMEM_TILE.
 extern __shared__ uint4 ls_dynamic[];
+#endif
+#if LS_CFG_RING
 
 // The same from a tile's results in shared memory (LS_CFG_RING): each vector
 // goes from shared memory to out without a register array for the tile, since
@@ -401,8 +416,8 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // Were a block to look back on a tile as soon as it had published its sum,
 // the tile's predecessors could still be loading: each of them waits for its
 // own block's previous look-back before it publishes, so every look-back
-// would wait on the slowest of its predecessors' blocks. Per tile: 10240
-// elements read once (16-byte loads); for a scan, 10240 written once; one
+// would wait on the slowest of its predecessors' blocks. Per tile: 12288
+// elements read once (16-byte loads); for a scan, 12288 written once; one
 // status slot written twice; the look-back reads 32 slots per window row.
 #if LS_CFG_WARPSCAN
 // LS_CFG_WARPSCAN 1 (the default since session 9): the rounds without the
@@ -413,9 +428,10 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // runs LS_VECS warp scans side by side, one per j, instead of going through
 // shared memory and back. A round has two barriers (the warp totals', and the
 // look-back's); a scan's results wait for their prefix in shared memory, each
-// where its own thread reads it back, so that needs none. On the H100 it was
-// 0-2 % faster than the transpose at 512 x 16, and it fits 512 x 20 without
-// spills, where the transpose did not (tuning-04-h100.txt, session 9); the
+// where its own thread reads it back, so that needs none: in registers, or
+// with LS_CFG_HELD_SMEM in one of two buffers, this round's or the held
+// tile's. On the H100 it was 0-4 % faster than the transpose at 512 x 16, and
+// it leaves room for bigger tiles (tuning-04-h100.txt, session 9); the
 // transpose's kernels, below, stay for comparison (LS_CFG_WARPSCAN 0).
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
@@ -483,7 +499,11 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
+#if LS_CFG_HELD_SMEM
+  uint4 *s_res = ls_dynamic; // two buffers: round r's results at s_res + (r & 1) * LS_TILE / 4
+#else
   __shared__ uint4 s_res[LS_TILE / 4];
+#endif
   __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix[2];
   __shared__ ls_tickets s_tickets;
   ls_header *h = (ls_header *)work;
@@ -522,7 +542,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
           x.y = x.x + a.x;
           x.z = x.y + a.y;
           x.w = x.z + a.z;
-          s_res[ls_warp_vec(j)] = x;
+          s_res[LS_CFG_HELD_SMEM * (round & 1) * (LS_TILE / 4) + ls_warp_vec(j)] = x;
         }
       }
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
@@ -535,14 +555,18 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       unsigned prefix = s_prefix[round & 1];
       if (op == LS_SCAN) {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) ls_store_vector(out, base, valid, ls_warp_vec(j), r[j], prefix);
+        for (int j = 0; j < LS_VECS; j++) {
+          int c = ls_warp_vec(j); // held's results: written last round, in the other buffer (LS_CFG_HELD_SMEM)
+          ls_store_vector(out, base, valid, c, LS_CFG_HELD_SMEM ? s_res[((round + 1) & 1) * (LS_TILE / 4) + c] : r[j],
+                          prefix);
+        }
       } else {
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++)
           ls_put_repeats(out, prefix, held_off[j], (held_flags >> (4 * j)) & 15u, (unsigned)base + 4 * ls_warp_vec(j));
       }
     }
-    if (tile < tiles && op == LS_SCAN)
+    if (tile < tiles && op == LS_SCAN && !LS_CFG_HELD_SMEM)
 #pragma unroll
       for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j)];
     held = tile, held_sum = sum, held_flags = flags;
@@ -726,10 +750,10 @@ static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indice
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
-// writes the tile's sum to sums[b] when sums is given. 10240 read, 10240 written.
+// writes the tile's sum to sums[b] when sums is given. 12288 read, 12288 written.
 static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out, size_t n, unsigned *sums,
                                                const unsigned *carry) {
-#if LS_CFG_RING
+#if LS_DYNAMIC_SMEM
   uint4 *s_vec = ls_dynamic; // LS_SMEM_TILE bytes
 #else
   __shared__ uint4 s_vec[LS_TILE / 4];
@@ -746,9 +770,9 @@ static __global__ void LS_BOUNDS ls_scan_tiles(const unsigned *in, unsigned *out
   ls_store_tile(out, base, valid, s_vec, v);
 }
 
-// Block b writes the sum of tile b to sums[b]: 10240 read, 4 bytes written.
+// Block b writes the sum of tile b to sums[b]: 12288 read, 4 bytes written.
 static __global__ void LS_BOUNDS ls_reduce_tiles(const unsigned *in, size_t n, unsigned *sums) {
-#if LS_CFG_RING
+#if LS_DYNAMIC_SMEM
   uint4 *s_vec = ls_dynamic; // LS_SMEM_TILE bytes
 #else
   __shared__ uint4 s_vec[LS_TILE / 4];
@@ -804,12 +828,12 @@ size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED)
 
 static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 
-// With LS_CFG_RING 1, lets `kernel` take `bytes` of dynamic shared memory,
+// With LS_CFG_RING or LS_CFG_HELD_SMEM 1, lets `kernel` take `bytes` of dynamic shared memory,
 // which past 48 KiB a kernel may only after it has asked: once per kernel and
 // device (the attribute belongs to the device's copy of the kernel), before
 // its occupancy is asked or it is launched. Without the ring, nothing to do.
 static cudaError_t ls_allow_smem(const void *kernel, size_t bytes) {
-#if !LS_CFG_RING
+#if !LS_DYNAMIC_SMEM
   (void)kernel, (void)bytes;
   return cudaSuccess;
 #else
