@@ -16,10 +16,11 @@
 //   find_repeats        the look-back pass over the flags a[i] == a[i + 1], each
 //                       set flag's index scattered to its scanned position: n read.
 //
-// Layers, as in CUB: tile loading and storing (through shared memory, so that
-// global accesses are 16-byte vectors and coalesced), the block scan (warp
-// shuffles, then the 16 warp totals), the look-back (one warp: lookback.cuh),
-// the kernels, and the host entry points, which only launch and return errors.
+// Layers, as in CUB: tile loading and storing (16-byte vectors, coalesced: in
+// the single-pass kernels each warp owns a consecutive part of the tile, the
+// others go through shared memory), the block scan (warp shuffles, then the
+// warps' totals), the look-back (one warp: lookback.cuh), the kernels, and the
+// host entry points, which only launch and return errors.
 #include <stdint.h>
 
 #include "large_scan.h"
