@@ -256,6 +256,17 @@ template <int V> static __global__ void __launch_bounds__(512) ldg_tickets(const
 __device__ unsigned g_flags[1 << 16];
 __device__ unsigned long long g_slots[1 << 16];
 __device__ unsigned long long g_stats[4]; // look-back cycles, look-backs, round cycles, rounds
+// The coupled kernels' pieces: a tile's four loads a thread, and the start of
+// a round (the next ticket taken, the landed tile into shared memory).
+static __device__ __forceinline__ void load_tile(const uint4 *in, unsigned tile, uint4 v[4]) {
+#pragma unroll
+  for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + threadIdx.x];
+}
+static __device__ __forceinline__ void stage_tile(unsigned *s_next, uint4 *s_stage, const uint4 v[4]) {
+  if (threadIdx.x == 0) *s_next = atomicAdd(&g_ticket, 1u);
+#pragma unroll
+  for (int j = 0; j < 4; j++) s_stage[j * 512 + threadIdx.x] = v[j];
+}
 template <int MODE>
 static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, uint4 *out, size_t vecs) {
   __shared__ unsigned s_t[2], s_pre;
@@ -268,16 +279,12 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
   __syncthreads();
   unsigned tile = s_t[0], held = tiles;
   uint4 v[4], r[4];
-  if (tile < tiles)
-#pragma unroll
-    for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + t];
+  if (tile < tiles) load_tile(in, tile, v);
   while (tile < tiles || held < tiles) {
     long long round_start = clock64();
     unsigned next = tiles;
     if (tile < tiles) {
-      if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
-#pragma unroll
-      for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
+      stage_tile(&s_t[p ^ 1], s_stage, v);
       __syncthreads();
       next = s_t[p ^ 1];
       if (t == 0) {
@@ -286,9 +293,7 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
         else if (MODE >= 2) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
         else asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_flags[tile]), "r"(1u) : "memory");
       }
-      if (next < tiles)
-#pragma unroll
-        for (int j = 0; j < 4; j++) v[j] = in[(size_t)next * 2048 + j * 512 + t];
+      if (next < tiles) load_tile(in, next, v);
     }
     if (held < tiles && t < 32) {
       long long lb_start = clock64();
@@ -364,25 +369,19 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
   unsigned tile = s_t[0], held = tiles;
   int slot = 0, held_slot = 0; // the slot of the next tile handed over, of the held tile
   uint4 v[4], r[4];
-  if (tile < tiles)
-#pragma unroll
-    for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + t];
+  if (tile < tiles) load_tile(in, tile, v);
   while (tile < tiles || held < tiles) {
     long long round_start = clock64();
     unsigned next = tiles;
     if (tile < tiles) {
-      if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
-#pragma unroll
-      for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
+      stage_tile(&s_t[p ^ 1], s_stage, v);
       bar_sync(1, 512);
       next = s_t[p ^ 1];
       if (t < 32) {
         if (t == 0) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u), s_give[slot] = tile;
         bar_arrive(2 + slot, 64);
       }
-      if (next < tiles)
-#pragma unroll
-        for (int j = 0; j < 4; j++) v[j] = in[(size_t)next * 2048 + j * 512 + t];
+      if (next < tiles) load_tile(in, next, v);
     }
     if (held < tiles) {
       bar_sync(4 + held_slot, 544);
