@@ -100,8 +100,9 @@ enum {
   LS_WARPS = LS_THREADS / 32,
   LS_DEPTH = LS_CFG_DEPTH,
   LS_SLOTS = LS_DEPTH + 1, // the ring's slots: the tiles held and this round's
-  // Dynamic shared memory of each kernel, in bytes (none without the ring): the
-  // scan's ring of tiles; find_repeats's one tile (its held tiles are flags: a
+  // Dynamic shared memory of each kernel, in bytes (none without the ring or
+  // LS_CFG_HELD_SMEM): the scan's ring of tiles, or its two result buffers;
+  // with the ring, find_repeats's one tile (its held tiles are flags: a
   // thread's flags and count per slot); the other kernels' one tile.
   LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : LS_CFG_HELD_SMEM ? 2 * LS_TILE * 4 : 0,
   LS_SMEM_REPEATS = LS_CFG_RING ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4 : 0,
@@ -535,7 +536,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       if (op == LS_SCAN) {
         // The results but for the earlier tiles' prefix wait in shared memory,
         // each thread's where it alone reads them back (no barrier), while v
-        // takes the next tile's loads and r still holds held's results.
+        // takes the next tile's loads and held's results still wait in r (with
+        // LS_CFG_HELD_SMEM: in the other buffer).
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) {
           uint4 a = v[j], x;

@@ -9,8 +9,9 @@
 // order, so the blocks that start first own the last tiles and wait for tiles
 // whose blocks cannot start until a running block ends. With more tiles than
 // fit on the GPU at once (2^24 elements: 1366 tiles of 12288; an H100 holds a
-// few hundred such blocks) it never ends, and the grader must kill it at the time limit and go
-// on; with few tiles (n65535: 8) every block is resident and the scan is right.
+// few hundred such blocks) it never ends, and the grader must kill it at the
+// time limit and go on; with few tiles (n65535: 6) every block is resident and
+// the scan is right.
 static __global__ void LS_BOUNDS fault_reverse_tiles(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
                                                      void *work) {
 #if LS_DYNAMIC_SMEM
