@@ -24,7 +24,8 @@
 # 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM), in that order.
 # 384x32x2xh is the reference's own shape (512x16x2 before session 9). The
 # default shapes are its neighbours: one block a tile, a wider window, a
-# back-off, other tiles and the earlier reference (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
+# back-off, other tiles and the earlier reference
+# (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
 # they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
 # beside today's). `build` writes build/tune-04/ afresh, so that `check` and
 # `run` see only the shapes of the last build (make gpu-carry packs it: build
@@ -43,7 +44,7 @@ dir=build/tune-04
 case ${1:-} in
   build)
     shift
-    shapes=${*:-384x32x2xh 384x32x2nxh 384x32x2w4xh 384x32x2s64xh 512x24x2xh 512x20x2x 256x32x4xh 512x16x2}
+    shapes=${*:-384x32x2xh 384x32x2nxh 384x32x2w4xh 384x32x2s64xh 512x24x2xh 512x20x2x 256x32x3xh 512x16x2}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
     shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?(h)?$'
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
