@@ -261,10 +261,11 @@ static __device__ __forceinline__ void ls_store_tile(unsigned *out, size_t base,
 }
 
 // The sum of a thread's 16 elements.
+static __device__ __forceinline__ unsigned ls_vector_sum(uint4 a) { return a.x + a.y + a.z + a.w; }
 static __device__ __forceinline__ unsigned ls_thread_total(const uint4 v[LS_VECS]) {
   unsigned sum = 0;
 #pragma unroll
-  for (int j = 0; j < LS_VECS; j++) sum += v[j].x + v[j].y + v[j].z + v[j].w;
+  for (int j = 0; j < LS_VECS; j++) sum += ls_vector_sum(v[j]);
   return sum;
 }
 
@@ -304,15 +305,21 @@ static __device__ __forceinline__ unsigned ls_block_exclusive(unsigned x, unsign
 
 // The 16 exclusive results of a thread whose elements are v and whose first
 // element's prefix is `prefix`.
+// The exclusive scan of vector a's four elements, starting from `prefix`.
+static __device__ __forceinline__ uint4 ls_vector_exclusive(uint4 a, unsigned prefix) {
+  uint4 x;
+  x.x = prefix;
+  x.y = x.x + a.x;
+  x.z = x.y + a.y;
+  x.w = x.z + a.z;
+  return x;
+}
 static __device__ __forceinline__ void ls_thread_exclusive(uint4 v[LS_VECS], unsigned prefix) {
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) {
     uint4 a = v[j];
-    v[j].x = prefix;
-    v[j].y = prefix += a.x;
-    v[j].z = prefix += a.y;
-    v[j].w = prefix += a.z;
-    prefix += a.w;
+    v[j] = ls_vector_exclusive(a, prefix);
+    prefix = v[j].w + a.w;
   }
 }
 
@@ -454,6 +461,11 @@ static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in,
     *after = e < n ? in[e] : 0;
   }
 }
+// Where round `round`'s results wait (LS_CFG_HELD_SMEM: one of two buffers,
+// by the round's parity; else the one buffer, from which r takes them).
+static __device__ __forceinline__ uint4 *ls_results(uint4 *s_res, int round) {
+  return s_res + LS_CFG_HELD_SMEM * (round & 1) * (LS_TILE / 4);
+}
 // Each vector's count (cnt[j]: its sum, or its repeats) to its offset in the
 // tile: LS_VECS warp scans side by side, then the warps' totals (a barrier).
 // *total gets the tile's count.
@@ -526,7 +538,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       size_t base = (size_t)tile * LS_TILE;
       if (op == LS_SCAN) {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) cnt[j] = v[j].x + v[j].y + v[j].z + v[j].w;
+        for (int j = 0; j < LS_VECS; j++) cnt[j] = ls_vector_sum(v[j]);
       } else {
         flags = ls_warp_flags(v, after, base, n, cnt);
       }
@@ -539,14 +551,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
         // takes the next tile's loads and held's results still wait in r (with
         // LS_CFG_HELD_SMEM: in the other buffer).
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) {
-          uint4 a = v[j], x;
-          x.x = off[j];
-          x.y = x.x + a.x;
-          x.z = x.y + a.y;
-          x.w = x.z + a.z;
-          s_res[LS_CFG_HELD_SMEM * (round & 1) * (LS_TILE / 4) + ls_warp_vec(j)] = x;
-        }
+        for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
       }
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
@@ -558,11 +563,9 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       unsigned prefix = s_prefix[round & 1];
       if (op == LS_SCAN) {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) {
-          int c = ls_warp_vec(j); // held's results: written last round, in the other buffer (LS_CFG_HELD_SMEM)
-          ls_store_vector(out, base, valid, c, LS_CFG_HELD_SMEM ? s_res[((round + 1) & 1) * (LS_TILE / 4) + c] : r[j],
-                          prefix);
-        }
+        for (int j = 0; j < LS_VECS; j++) // held's results: last round's (LS_CFG_HELD_SMEM), or in r
+          ls_store_vector(out, base, valid, ls_warp_vec(j),
+                          LS_CFG_HELD_SMEM ? ls_results(s_res, round - 1)[ls_warp_vec(j)] : r[j], prefix);
       } else {
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++)
