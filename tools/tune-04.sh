@@ -41,6 +41,15 @@ cd "$(dirname "$0")/.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 ARCH=${ARCH:-sm_90}
 dir=build/tune-04
+# check's and run's start on the GPU host: the binaries named are there, a build
+# of shapes is too, and a GPU ($gpu says which).
+need_gpu_and_shapes() {
+  for f in "$@"; do [ -x "$f" ] || { echo "tune-04: $f is missing (make gpu-carry)" >&2; exit 2; }; done
+  ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash tools/tune-04.sh build' first)" >&2; exit 2; }
+  gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
+}
+# The built shapes' runners, one a line.
+built_shapes() { for b in "$dir"/*x*x*; do case $b in *.log | *.o) ;; *) echo "$b" ;; esac; done; }
 case ${1:-} in
   build)
     shift
@@ -90,14 +99,11 @@ case ${1:-} in
     done ;;
   check)
     judge=build/grader/judge
-    [ -x "$judge" ] || { echo "tune-04: $judge is missing (make gpu-carry)" >&2; exit 2; }
-    ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash tools/tune-04.sh build' first)" >&2; exit 2; }
-    gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
+    need_gpu_and_shapes "$judge"
     cases=${TUNE_CHECK_CASES:-$("$judge" --assignment 04-large-scan --list | awk '/^case / {printf "%s%s", sep, $2; sep = ","}')}
     echo "# tune-04 check on $gpu: cases $cases, one call each"
     failed=0
-    for b in "$dir"/*x*x*; do
-      case $b in *.log | *.o) continue ;; esac
+    for b in $(built_shapes); do
       for v in decoupled_lookback lookback_acqrel find_repeats; do
         out=$("$judge" --assignment 04-large-scan --runner "$b" --variant "$v" --case "$cases" --reps 1 --result-fd 1 2>&1)
         rc=$?
@@ -114,9 +120,7 @@ case ${1:-} in
     exit $failed ;;
   run)
     bench=assignments/04-large-scan/ref/bench judge=build/grader/judge
-    [ -x "$bench" ] && [ -x "$judge" ] || { echo "tune-04: $bench or $judge is missing (make gpu-carry)" >&2; exit 2; }
-    ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash tools/tune-04.sh build' first)" >&2; exit 2; }
-    gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
+    need_gpu_and_shapes "$bench" "$judge"
     cases=${TUNE_CASES:-n2^24,n2^26,n2^28} reps=${TUNE_REPS:-15}
     echo "# tune-04 on $gpu: duels (the two rows of a case take turns sample by sample on the same inputs, every call"
     echo "# verified by the judge), $reps samples a case; ratio = row / other, medians"
@@ -135,8 +139,7 @@ case ${1:-} in
     [ "$only" = only ] || duel reference "$bench" decoupled_lookback copy_d2d
     [ "$only" = only ] || duel reference "$bench" decoupled_lookback cub_exclusive_sum
     duel find_repeats "$bench" find_repeats cub_select_repeats
-    for b in "$dir"/*x*x*; do
-      case $b in *.log | *.o) continue ;; esac
+    for b in $(built_shapes); do
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;

@@ -257,15 +257,18 @@ __device__ unsigned g_flags[1 << 16];
 __device__ unsigned long long g_slots[1 << 16];
 __device__ unsigned long long g_stats[4]; // look-back cycles, look-backs, round cycles, rounds
 // The coupled kernels' pieces: a tile's four loads a thread, and the start of
-// a round (the next ticket taken, the landed tile into shared memory).
+// a round: the next ticket taken, the landed tile into shared memory, a
+// barrier of the 512 round threads (named barrier 1), and the ticket read.
 static __device__ __forceinline__ void load_tile(const uint4 *in, unsigned tile, uint4 v[4]) {
 #pragma unroll
   for (int j = 0; j < 4; j++) v[j] = in[(size_t)tile * 2048 + j * 512 + threadIdx.x];
 }
-static __device__ __forceinline__ void stage_tile(unsigned *s_next, uint4 *s_stage, const uint4 v[4]) {
+static __device__ __forceinline__ unsigned stage_tile(unsigned *s_next, uint4 *s_stage, const uint4 v[4]) {
   if (threadIdx.x == 0) *s_next = atomicAdd(&g_ticket, 1u);
 #pragma unroll
   for (int j = 0; j < 4; j++) s_stage[j * 512 + threadIdx.x] = v[j];
+  asm volatile("bar.sync 1, 512;" ::: "memory");
+  return *s_next;
 }
 template <int MODE>
 static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, uint4 *out, size_t vecs) {
@@ -284,9 +287,7 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     long long round_start = clock64();
     unsigned next = tiles;
     if (tile < tiles) {
-      stage_tile(&s_t[p ^ 1], s_stage, v);
-      __syncthreads();
-      next = s_t[p ^ 1];
+      next = stage_tile(&s_t[p ^ 1], s_stage, v);
       if (t == 0) {
         if (MODE == 3 && tile < gridDim.x) // the first wave: its PREFIX (tile + 1) known at once
           ls_publish(LS_PACKED, ls_slot(LS_PACKED, slots, tile), 1, LS_PREFIX, tile + 1);
@@ -374,9 +375,7 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
     long long round_start = clock64();
     unsigned next = tiles;
     if (tile < tiles) {
-      stage_tile(&s_t[p ^ 1], s_stage, v);
-      bar_sync(1, 512);
-      next = s_t[p ^ 1];
+      next = stage_tile(&s_t[p ^ 1], s_stage, v);
       if (t < 32) {
         if (t == 0) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u), s_give[slot] = tile;
         bar_arrive(2 + slot, 64);
