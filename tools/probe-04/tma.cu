@@ -20,6 +20,9 @@
 //   6. (row ldg_lookback_wave2, MODE 3) Question 4's rounds, but the first
 //      wave of tiles (one a block) publishes its PREFIX at once and skips the
 //      look-back: does the chain cost at the start, or in every round?
+//   7. (./tma sizes N...) The reference beside the copy at sizes of one's
+//      choice: is 2^24's excess its last, part-filled round of tiles (compare
+//      a size that fills its last round)?
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
 // slower still, and a free first wave changes nothing. What it found on the H100 in session 8: the reference's pattern with tickets copies at cudaMemcpy's
@@ -484,6 +487,20 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
 
 int main(int argc, char **argv) {
   bool coupling = argc > 1 && !strcmp(argv[1], "coupling"); // question 3 alone
+  bool sized = argc > 1 && !strcmp(argv[1], "sizes");       // question 7
+  std::vector<size_t> sizes = {(size_t)1 << 24, (size_t)1 << 26, (size_t)1 << 28};
+  if (sized) {
+    sizes.clear();
+    for (int i = 2; i < argc; i++) {
+      char *end;
+      unsigned long long v = strtoull(argv[i], &end, 0);
+      if (*end || v < 1024 || v > ((size_t)1 << 28)) {
+        fprintf(stderr, "tma: size '%s' is not a number of elements in [1024, 2^28]\n", argv[i]);
+        return 2;
+      }
+      sizes.push_back((size_t)v);
+    }
+  }
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
@@ -502,11 +519,19 @@ int main(int argc, char **argv) {
                               {"ldg_async_lookback", 16},
                               {"ldg_lookback_wave2", 17},
                               {"ref_scan", 12}};
-  const row *rows_used = coupling ? coupled_rows : rows;
-  const int R = coupling ? 8 : (int)(sizeof rows / sizeof *rows), reps = 9;
-  printf("%-16s %-6s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
-  for (int lg : {24, 26, 28}) {
-    size_t n = (size_t)1 << lg, bytes = n * 4;
+  const row sized_rows[] = {{"memcpy_d2d", 0}, {"ref_scan", 12}};
+  const row *rows_used = coupling ? coupled_rows : sized ? sized_rows : rows;
+  const int R = coupling ? 8 : sized ? 2 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  if (sized) printf("# the reference's tile: %d elements\n", (int)LS_TILE);
+  printf("%-16s %-9s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
+  for (size_t n : sizes) {
+    size_t bytes = n * 4;
+    int lg = 0; // 2^lg, or 0 when n is not a power of 2
+    while (lg < 40 && ((size_t)1 << lg) != n) lg++;
+    lg = lg < 40 ? lg : 0;
+    char label[24]; // the size as the rows print it
+    if (lg) snprintf(label, sizeof label, "2^%d", lg);
+    else snprintf(label, sizeof label, "%zu", n);
     unsigned *src, *in, *out;
     void *work;
     CK(cudaMalloc(&src, bytes));
@@ -515,7 +540,7 @@ int main(int argc, char **argv) {
     CK(cudaMalloc(&work, exclusive_scan_workspace(n)));
     CK(cudaMemset(work, 0xA5, exclusive_scan_workspace(n)));
     std::vector<unsigned> h(n);
-    srand(lg);
+    srand((unsigned)n);
     for (size_t i = 0; i < n; i++) h[i] = (unsigned)rand();
     CK(cudaMemcpy(src, h.data(), bytes, cudaMemcpyHostToDevice));
     cudaEvent_t a, b;
@@ -566,7 +591,7 @@ int main(int argc, char **argv) {
           } else {
             ok = o[0] == h[at[0]] && o[1] == h[at[1]] && o[2] == h[at[2]];
           }
-          if (!ok) printf("  %s at 2^%d: WRONG output\n", rows_used[r].name, lg);
+          if (!ok) printf("  %s at %s: WRONG output\n", rows_used[r].name, label);
         }
       }
     float copy = 0;
@@ -574,7 +599,7 @@ int main(int argc, char **argv) {
       std::sort(ms[r].begin(), ms[r].end());
       float med = ms[r][reps / 2];
       if (r == 0) copy = med;
-      printf("%-16s 2^%-4d %10.4f %9.1f %7.3f", rows_used[r].name, lg, med, 2.0 * bytes / med / 1e6, med / copy);
+      printf("%-16s %-9s %10.4f %9.1f %7.3f", rows_used[r].name, label, med, 2.0 * bytes / med / 1e6, med / copy);
       if (spread[r] >= 0) printf(" %8.1f", spread[r]);
       const unsigned long long *g = stats[r].data();
       if (g[1] && g[3]) // the coupled rows: cycles a look-back, a round
