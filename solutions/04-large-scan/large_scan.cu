@@ -92,21 +92,10 @@
 #if LS_CFG_DEPTH < 1 || (LS_CFG_DEPTH > 1 && !LS_CFG_RING)
 #error "LS_CFG_DEPTH is 1, or more with LS_CFG_RING 1"
 #endif
-// LS_CFG_SUBTILES K (with LS_CFG_WARPSCAN 1): find_repeats' tile, one ticket,
-// one status slot and one look-back, is K of the scan's tiles, taken one after
-// another (ls_repeats_rounds).
-#ifndef LS_CFG_SUBTILES
-#define LS_CFG_SUBTILES 1
-#endif
-#if LS_CFG_SUBTILES < 1 || (LS_CFG_SUBTILES > 1 && !LS_CFG_WARPSCAN)
-#error "LS_CFG_SUBTILES is 1, or more with LS_CFG_WARPSCAN 1"
-#endif
 enum {
   LS_THREADS = LS_CFG_THREADS,
   LS_ITEMS = LS_CFG_ITEMS,
   LS_TILE = LS_THREADS * LS_ITEMS,
-  LS_SUBTILES = LS_CFG_SUBTILES,
-  LS_REPEATS_TILE = LS_SUBTILES * LS_TILE, // find_repeats' tile
   LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
   LS_WARPS = LS_THREADS / 32,
   LS_DEPTH = LS_CFG_DEPTH,
@@ -487,10 +476,11 @@ static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in,
 static __device__ __forceinline__ uint4 *ls_results(uint4 *s_res, int round) {
   return s_res + LS_CFG_HELD_SMEM * (round & 1) * (LS_TILE / 4);
 }
-// Each vector's count (cnt[j]: its sum, or its repeats) to its offset among
-// its warp's vectors, in ls_warp_vec's order: LS_VECS warp scans side by side.
-// Returns the warp's total.
-static __device__ __forceinline__ unsigned ls_warp_local_offsets(const unsigned cnt[LS_VECS], unsigned off[LS_VECS]) {
+// Each vector's count (cnt[j]: its sum, or its repeats) to its offset in the
+// tile: LS_VECS warp scans side by side, then the warps' totals (a barrier).
+// *total gets the tile's count.
+static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VECS], unsigned *s_warp,
+                                                       unsigned off[LS_VECS], unsigned *total) {
   int lane = threadIdx.x & 31;
   unsigned inc[LS_VECS];
 #pragma unroll
@@ -508,13 +498,7 @@ static __device__ __forceinline__ unsigned ls_warp_local_offsets(const unsigned 
     off[j] = carry + inc[j] - cnt[j];
     carry += __shfl_sync(LS_FULL_MASK, inc[j], 31);
   }
-  return carry;
-}
-// The same to each vector's offset in the tile: then the warps' totals (a
-// barrier). *total gets the tile's count.
-static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VECS], unsigned *s_warp,
-                                                       unsigned off[LS_VECS], unsigned *total) {
-  unsigned before = ls_warps_before(ls_warp_local_offsets(cnt, off), s_warp, total);
+  unsigned before = ls_warps_before(carry, s_warp, total);
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) off[j] += before;
 }
@@ -536,12 +520,9 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
   }
   return flags;
 }
-// A scan's rounds (find_repeats has its own, ls_repeats_rounds below: op is
-// LS_SCAN here, and count unused).
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
-  (void)op, (void)count;
 #if LS_CFG_HELD_SMEM
   uint4 *s_res = ls_dynamic; // two buffers: round r's results at s_res + (r & 1) * LS_TILE / 4
 #else
@@ -555,122 +536,59 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
   __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
   unsigned tile = s_first, epoch = s_tickets.epoch;
-  unsigned held = tiles, held_sum = 0; // none held yet
-  uint4 v[LS_VECS], r[LS_VECS];        // the tile's loads; held's results (without LS_CFG_HELD_SMEM)
-  unsigned after = 0;                  // unused (find_repeats' neighbour)
-  if (tile < tiles) ls_fetch_warp(LS_SCAN, in, n, tile, v, &after);
+  unsigned held = tiles, held_sum = 0, held_flags = 0; // none held yet
+  unsigned held_off[LS_VECS];                          // find_repeats: held's vectors' offsets
+  uint4 v[LS_VECS], r[LS_VECS];                        // the tile's loads; held's results (a scan)
+  unsigned after = 0;
+  if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
-    unsigned next = tiles, sum = 0, off[LS_VECS], cnt[LS_VECS];
+    unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
+      size_t base = (size_t)tile * LS_TILE;
+      if (op == LS_SCAN) {
 #pragma unroll
-      for (int j = 0; j < LS_VECS; j++) cnt[j] = ls_vector_sum(v[j]);
+        for (int j = 0; j < LS_VECS; j++) cnt[j] = ls_vector_sum(v[j]);
+      } else {
+        flags = ls_warp_flags(v, after, base, n, cnt);
+      }
       ls_warp_offsets(cnt, s_warp, off, &sum); // its barrier also publishes s_next
       next = s_next;
       if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
-      // The results but for the earlier tiles' prefix wait in shared memory,
-      // each thread's where it alone reads them back (no barrier), while v
-      // takes the next tile's loads and held's results still wait in r (with
-      // LS_CFG_HELD_SMEM: in the other buffer).
+      if (op == LS_SCAN) {
+        // The results but for the earlier tiles' prefix wait in shared memory,
+        // each thread's where it alone reads them back (no barrier), while v
+        // takes the next tile's loads and held's results still wait in r (with
+        // LS_CFG_HELD_SMEM: in the other buffer).
 #pragma unroll
-      for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
-      if (next < tiles) ls_fetch_warp(LS_SCAN, in, n, next, v, &after, 0, LS_SPLIT);
+        for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
+      }
+      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after, 0, LS_SPLIT);
     }
-    ls_look_back_held(LS_SCAN, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
-    if (LS_SPLIT < LS_VECS && next < tiles) ls_fetch_warp(LS_SCAN, in, n, next, v, &after, LS_SPLIT, LS_VECS);
+    if (LS_SPLIT < LS_VECS && next < tiles) ls_fetch_warp(op, in, n, next, v, &after, LS_SPLIT, LS_VECS);
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
       int valid = ls_valid(n, base);
       unsigned prefix = s_prefix[round & 1];
+      if (op == LS_SCAN) {
 #pragma unroll
-      for (int j = 0; j < LS_VECS; j++) // held's results: last round's (LS_CFG_HELD_SMEM), or in r
-        ls_store_vector(out, base, valid, ls_warp_vec(j),
-                        LS_CFG_HELD_SMEM ? ls_results(s_res, round - 1)[ls_warp_vec(j)] : r[j], prefix);
+        for (int j = 0; j < LS_VECS; j++) // held's results: last round's (LS_CFG_HELD_SMEM), or in r
+          ls_store_vector(out, base, valid, ls_warp_vec(j),
+                          LS_CFG_HELD_SMEM ? ls_results(s_res, round - 1)[ls_warp_vec(j)] : r[j], prefix);
+      } else {
+#pragma unroll
+        for (int j = 0; j < LS_VECS; j++)
+          ls_put_repeats(out, prefix, held_off[j], (held_flags >> (4 * j)) & 15u, (unsigned)base + 4 * ls_warp_vec(j));
+      }
     }
-    if (tile < tiles && !LS_CFG_HELD_SMEM)
+    if (tile < tiles && op == LS_SCAN && !LS_CFG_HELD_SMEM)
 #pragma unroll
       for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j)];
-    held = tile, held_sum = sum;
-    tile = next, round++;
-  }
-}
-
-// find_repeats: a held sub-tile's indices out. Bit 4j + k of the thread's
-// flags marks element 4 * ls_warp_vec(j) + k of the sub-tile at `base`; its
-// warp's first repeat goes to out[at]. Each vector's place among its warp's
-// repeats comes again from the flags.
-static __device__ __forceinline__ void ls_put_warp_repeats(unsigned *out, unsigned at, unsigned flags, size_t base) {
-  unsigned cnt[LS_VECS], off[LS_VECS];
+    held = tile, held_sum = sum, held_flags = flags;
 #pragma unroll
-  for (int j = 0; j < LS_VECS; j++) cnt[j] = __popc((flags >> (4 * j)) & 15u);
-  ls_warp_local_offsets(cnt, off);
-#pragma unroll
-  for (int j = 0; j < LS_VECS; j++)
-    ls_put_repeats(out, at, off[j], (flags >> (4 * j)) & 15u, (unsigned)base + 4 * ls_warp_vec(j));
-}
-
-// find_repeats' rounds. Its tile (one ticket, one status slot, one look-back)
-// is LS_SUBTILES of the scan's tiles, taken one after another: for each, the
-// flags (a register a thread) and the place of the warp's repeats in the
-// tile (another), then the next one's loads. A look-back's polls take
-// thousands of cycles while the SMs stream (tuning-04-h100.txt), and
-// find_repeats only reads, so with tiles of a scan's size it would wait on
-// its look-backs more than on its loads; it keeps bits, not elements, so a
-// bigger tile costs no more registers. Otherwise the rounds of the scan above:
-// the next tile's loads are in flight while warp 0 looks back for the held
-// tile, whose indices then go out.
-static __device__ __forceinline__ void ls_repeats_rounds(const unsigned *in, unsigned *out, unsigned *count, size_t n,
-                                                         unsigned tiles, unsigned span, void *work) {
-  // s_warp: one buffer a sub-tile's parity, so that a sub-tile's warp totals
-  // are not written over before every thread has read the last one's.
-  __shared__ unsigned s_warp[2][LS_WARPS], s_first, s_next, s_prefix[2];
-  __shared__ ls_tickets s_tickets;
-  ls_header *h = (ls_header *)work;
-  unsigned *slots = (unsigned *)(h + 1);
-  int t = threadIdx.x, round = 0;
-  if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
-  __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
-  unsigned tile = s_first, epoch = s_tickets.epoch;
-  unsigned held = tiles, held_sum = 0;                         // none held yet
-  unsigned held_flags[LS_SUBTILES], held_at[LS_SUBTILES];      // held's, a sub-tile each: flags, warp's place
-  uint4 v[LS_VECS];                                            // a sub-tile's loads
-  unsigned after = 0;                                          // lane 31: the element after its warp's part
-  if (tile < tiles) ls_fetch_warp(LS_REPEATS, in, n, tile * LS_SUBTILES, v, &after);
-  while (tile < tiles || held < tiles) {
-    unsigned next = tiles, sum = 0, flags[LS_SUBTILES], at[LS_SUBTILES];
-    if (tile < tiles) {
-      if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
-#pragma unroll
-      for (int k = 0; k < LS_SUBTILES; k++) {
-        unsigned sub = tile * LS_SUBTILES + k, cnt[LS_VECS], mine = 0, total;
-        flags[k] = ls_warp_flags(v, after, (size_t)sub * LS_TILE, n, cnt);
-#pragma unroll
-        for (int j = 0; j < LS_VECS; j++) mine += cnt[j];
-        at[k] = sum + ls_warps_before(ls_warp_sum(mine), s_warp[k & 1], &total); // k = 0: also publishes s_next
-        sum += total;
-        if (k + 1 < LS_SUBTILES) { // the next sub-tile, if any of it is in the input
-          if ((size_t)(sub + 1) * LS_TILE < n) ls_fetch_warp(LS_REPEATS, in, n, sub + 1, v, &after);
-        } else { // the next tile's first
-          next = s_next;
-          if (next < tiles) ls_fetch_warp(LS_REPEATS, in, n, next * LS_SUBTILES, v, &after, 0, LS_SPLIT);
-        }
-      }
-      if (t == 0) ls_publish_aggregate(LS_PACKED, slots, tile, epoch, sum);
-    }
-    ls_look_back_held(LS_REPEATS, LS_PACKED, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
-    __syncthreads(); // held's prefix is in shared memory before anyone reads it
-    if (LS_SPLIT < LS_VECS && next < tiles)
-      ls_fetch_warp(LS_REPEATS, in, n, next * LS_SUBTILES, v, &after, LS_SPLIT, LS_VECS);
-    if (held < tiles) {
-      unsigned prefix = s_prefix[round & 1];
-#pragma unroll
-      for (int k = 0; k < LS_SUBTILES; k++)
-        ls_put_warp_repeats(out, prefix + held_at[k], held_flags[k], (size_t)(held * LS_SUBTILES + k) * LS_TILE);
-    }
-    held = tile, held_sum = sum;
-#pragma unroll
-    for (int k = 0; k < LS_SUBTILES; k++) held_flags[k] = flags[k], held_at[k] = at[k];
+    for (int j = 0; j < LS_VECS; j++) held_off[j] = off[j];
     tile = next, round++;
   }
 }
@@ -845,11 +763,7 @@ static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *o
 }
 static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
                                             unsigned tiles, unsigned span, void *work) {
-#if LS_CFG_WARPSCAN
-  ls_repeats_rounds(in, indices, count, n, tiles, span, work);
-#else
   ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
-#endif
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
@@ -917,20 +831,17 @@ static size_t ls_level_words(size_t n) {
 }
 
 // The header and a status slot per tile (lookback.cuh: 8 bytes packed, 16 acq_rel).
-static size_t ls_lookback_bytes(size_t tiles, int layout) {
-  return sizeof(ls_header) + 4 * LS_SLOT_WORDS(layout) * tiles;
+static size_t ls_lookback_bytes(size_t n, int layout) {
+  return sizeof(ls_header) + 4 * LS_SLOT_WORDS(layout) * ls_tiles(n);
 }
 
 // One workspace serves every scan version: the largest they need.
 size_t exclusive_scan_workspace(size_t n) {
-  size_t a = ls_lookback_bytes(ls_tiles(n), LS_ACQ_REL), b = 4 * ls_level_words(n);
+  size_t a = ls_lookback_bytes(n, LS_ACQ_REL), b = 4 * ls_level_words(n);
   return a > b ? a : b;
 }
 
-// find_repeats' tiles: LS_SUBTILES of the scan's each.
-static size_t ls_repeats_tiles(size_t n) { return (n + LS_REPEATS_TILE - 1) / LS_REPEATS_TILE; }
-
-size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(ls_repeats_tiles(n), LS_PACKED); }
+size_t find_repeats_workspace(size_t n) { return ls_lookback_bytes(n, LS_PACKED); }
 
 static int ls_misaligned(const void *p) { return ((uintptr_t)p & 15) != 0; }
 
@@ -1056,7 +967,7 @@ cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_ou
 cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
-  unsigned tiles = (unsigned)ls_repeats_tiles(n), grid;
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
   LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, tiles, &grid));
   ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
