@@ -445,28 +445,18 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }
-// LS_CFG_SPLIT K (a tuning experiment): a thread issues the first K of its
-// LS_VECS loads of the next tile before the look-back and the rest after it,
-// so that the look-back's polls queue behind fewer of the SM's own loads.
-// The default, LS_VECS, issues all of them before.
-#ifndef LS_CFG_SPLIT
-#define LS_CFG_SPLIT (LS_CFG_ITEMS / 4)
-#endif
-enum { LS_SPLIT = LS_CFG_SPLIT };
-// The loads of tile `tile`, v[j] vector ls_warp_vec(j) for j in [j0, j1); for
-// find_repeats, with j0 = 0, lane 31 also loads the element after its warp's
-// part of the tile (the next warp's first, or the next tile's).
+// The loads of tile `tile`, v[j] vector ls_warp_vec(j); for find_repeats,
+// lane 31 also loads the element after its warp's part of the tile (the next
+// warp's first, or the next tile's).
 static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in, size_t n, unsigned tile,
-                                                     uint4 v[LS_VECS], unsigned *after, int j0 = 0,
-                                                     int j1 = LS_VECS) {
+                                                     uint4 v[LS_VECS], unsigned *after) {
   size_t base = (size_t)tile * LS_TILE;
   int valid = ls_valid(n, base);
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++)
-    if (j >= j0 && j < j1)
-      v[j] = valid == LS_TILE ? LS_LOAD((const uint4 *)(in + base) + ls_warp_vec(j))
-                              : ls_load_partial(in, base, valid, ls_warp_vec(j));
-  if (op == LS_REPEATS && j0 == 0 && (threadIdx.x & 31) == 31) {
+    v[j] = valid == LS_TILE ? LS_LOAD((const uint4 *)(in + base) + ls_warp_vec(j))
+                            : ls_load_partial(in, base, valid, ls_warp_vec(j));
+  if (op == LS_REPEATS && (threadIdx.x & 31) == 31) {
     size_t e = base + 4 * (size_t)(ls_warp_vec(LS_VECS - 1) + 1);
     *after = e < n ? in[e] : 0;
   }
@@ -563,11 +553,10 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
       }
-      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after, 0, LS_SPLIT);
+      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
     ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
-    if (LS_SPLIT < LS_VECS && next < tiles) ls_fetch_warp(op, in, n, next, v, &after, LS_SPLIT, LS_VECS);
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
       int valid = ls_valid(n, base);
