@@ -20,9 +20,10 @@
 //   6. (row ldg_lookback_wave2, MODE 3) Question 4's rounds, but the first
 //      wave of tiles (one a block) publishes its PREFIX at once and skips the
 //      look-back: does the chain cost at the start, or in every round?
-//   7. (./tma sizes N...) The reference beside the copy at sizes of one's
-//      choice: is 2^24's excess its last, part-filled round of tiles (compare
-//      a size that fills its last round)?
+//   7. (./tma sizes N...) The reference's scan and find_repeats beside the
+//      copy at sizes of one's choice, on 16 values as the spec's find_repeats
+//      perf case: is 2^24's excess its last, part-filled round of tiles
+//      (compare a size that fills its last round)? Session 10: no.
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
 // slower still, and a free first wave changes nothing. What it found on the H100 in session 8: the reference's pattern with tickets copies at cudaMemcpy's
@@ -456,6 +457,8 @@ struct row {
 };
 
 // Returns the grid of a persistent kernel (whose blocks' end times are in g_end), else 0.
+static unsigned *g_count; // find_repeats' count (row ref_repeats)
+
 static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *work) {
   size_t bytes = n * 4, vecs = bytes / 16;
   const uint4 *i4 = (const uint4 *)in;
@@ -475,6 +478,7 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 10: grid = launch_tma<3, 32768, true>(in, out, bytes, 2, 0); break;
   case 11: grid = launch_tma<12, 16384, true>(in, out, bytes, 1, 0); break;
   case 12: CK(exclusive_scan(in, out, n, work)); break;
+  case 18: CK(find_repeats(in, n, out, g_count, work)); break;
   case 13: ldg_coupled<0><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
@@ -506,6 +510,7 @@ int main(int argc, char **argv) {
   CK(cudaGetDeviceProperties(&prop, 0));
   printf("# %s, %d SMs, L2 %d MiB\n", prop.name, sms, prop.l2CacheSize >> 20);
   CK(cudaMalloc(&g_status, 256 * 32 * 4));
+  CK(cudaMalloc(&g_count, 4));
   CK(cudaMemset(g_status, 0, 256 * 32 * 4));
   const row rows[] = {{"memcpy_d2d", 0},     {"plain_256", 1},      {"plain_512", 2},      {"plain_512_occ2", 3},
                       {"ldg_static_2x4", 4}, {"ldg_ticket_2x4", 5}, {"ldg_ticket_4x4", 6}, {"ldg_ticket_2x8", 7},
@@ -519,9 +524,9 @@ int main(int argc, char **argv) {
                               {"ldg_async_lookback", 16},
                               {"ldg_lookback_wave2", 17},
                               {"ref_scan", 12}};
-  const row sized_rows[] = {{"memcpy_d2d", 0}, {"ref_scan", 12}};
+  const row sized_rows[] = {{"memcpy_d2d", 0}, {"ref_scan", 12}, {"ref_repeats", 18}};
   const row *rows_used = coupling ? coupled_rows : sized ? sized_rows : rows;
-  const int R = coupling ? 8 : sized ? 2 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const int R = coupling ? 8 : sized ? 3 : (int)(sizeof rows / sizeof *rows), reps = 9;
   if (sized) printf("# the reference's tile: %d elements\n", (int)LS_TILE);
   printf("%-16s %-9s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (size_t n : sizes) {
@@ -541,7 +546,8 @@ int main(int argc, char **argv) {
     CK(cudaMemset(work, 0xA5, exclusive_scan_workspace(n)));
     std::vector<unsigned> h(n);
     srand((unsigned)n);
-    for (size_t i = 0; i < n; i++) h[i] = (unsigned)rand();
+    // Sized: 16 values, as the spec's find_repeats perf case (about one pair in 16 repeats).
+    for (size_t i = 0; i < n; i++) h[i] = sized ? 0xfffffff0u | ((unsigned)rand() >> 27) : (unsigned)rand();
     CK(cudaMemcpy(src, h.data(), bytes, cudaMemcpyHostToDevice));
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -581,7 +587,12 @@ int main(int argc, char **argv) {
           size_t at[3] = {0, n / 2 + 5, n - 1};
           for (int i = 0; i < 3; i++) CK(cudaMemcpy(&o[i], out + at[i], 4, cudaMemcpyDeviceToHost));
           bool ok;
-          if (rows_used[r].kind >= 15) { // each tile's elements plus its number
+          if (rows_used[r].kind == 18) { // the count of repeats
+            unsigned got, want = 0;
+            CK(cudaMemcpy(&got, g_count, 4, cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i + 1 < n; i++) want += h[i] == h[i + 1];
+            ok = got == want;
+          } else if (rows_used[r].kind >= 15) { // each tile's elements plus its number
             ok = true;
             for (int i = 0; i < 3; i++) ok = ok && o[i] == h[at[i]] + (unsigned)(at[i] / 8192);
           } else if (rows_used[r].kind == 12) {
