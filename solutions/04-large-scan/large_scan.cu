@@ -86,15 +86,6 @@
 #error "LS_CFG_HELD_SMEM 1 needs LS_CFG_WARPSCAN 1"
 #endif
 #define LS_DYNAMIC_SMEM (LS_CFG_RING || LS_CFG_HELD_SMEM) // some kernels take dynamic shared memory
-// LS_CFG_TAIL_DIV D (with LS_CFG_WARPSCAN 1): the single-pass kernels' last
-// wave of tiles, one whole tile a block of the grid, is cut into tiles D times
-// smaller, so that the blocks run out of work closer together (1: not cut).
-#ifndef LS_CFG_TAIL_DIV
-#define LS_CFG_TAIL_DIV 1
-#endif
-#if LS_CFG_TAIL_DIV > 1 && (!LS_CFG_WARPSCAN || (LS_CFG_ITEMS / 4) % LS_CFG_TAIL_DIV)
-#error "LS_CFG_TAIL_DIV is 1, or with LS_CFG_WARPSCAN 1 a divisor of a thread's vectors (LS_CFG_ITEMS / 4)"
-#endif
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
 #endif
@@ -106,8 +97,6 @@ enum {
   LS_ITEMS = LS_CFG_ITEMS,
   LS_TILE = LS_THREADS * LS_ITEMS,
   LS_VECS = LS_ITEMS / 4, // uint4 vectors a thread owns
-  LS_TAIL_DIV = LS_CFG_TAIL_DIV,
-  LS_TAIL_MAX = 1024, // whole tiles at most that the tail's smaller tiles replace
   LS_WARPS = LS_THREADS / 32,
   LS_DEPTH = LS_CFG_DEPTH,
   LS_SLOTS = LS_DEPTH + 1, // the ring's slots: the tiles held and this round's
@@ -453,42 +442,22 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // tile's. On the H100 it was 0-4 % faster than the transpose at 512 x 16, and
 // it leaves room for bigger tiles (tuning-04-h100.txt, session 9); the
 // transpose's kernels, below, stay for comparison (LS_CFG_WARPSCAN 0).
-// Where a tile is: its first element, and the vectors each thread takes of
-// it: LS_VECS, or in the tail (LS_CFG_TAIL_DIV) LS_VECS / LS_TAIL_DIV. The
-// tiles below `full` are whole; the ones after them are the tail's.
-typedef struct ls_span {
-  size_t base;
-  int vecs;
-} ls_span;
-static __device__ __forceinline__ ls_span ls_tile_span(unsigned tile, unsigned full) {
-  ls_span s = {(size_t)tile * LS_TILE, LS_VECS};
-  if (LS_TAIL_DIV > 1 && tile >= full)
-    s.base = (size_t)full * LS_TILE + (size_t)(tile - full) * (LS_TILE / LS_TAIL_DIV), s.vecs = LS_VECS / LS_TAIL_DIV;
-  return s;
+static __device__ __forceinline__ int ls_warp_vec(int j) {
+  return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }
-// The 16-byte paths' LS_TILE when every element of the tile is in the input,
-// else the elements that are (fewer than the tile holds).
-static __device__ __forceinline__ int ls_span_valid(ls_span s, size_t n) {
-  size_t len = (size_t)4 * LS_THREADS * s.vecs;
-  return n - s.base >= len ? LS_TILE : (int)(n - s.base);
-}
-// Warp w takes the tile's vectors w * 32 * vecs .. (w + 1) * 32 * vecs - 1.
-static __device__ __forceinline__ int ls_warp_vec(int j, int vecs) {
-  return (threadIdx.x & ~31) * vecs + 32 * j + (threadIdx.x & 31);
-}
-// The loads of a tile, v[j] vector ls_warp_vec(j, s.vecs), zeros past s.vecs;
-// for find_repeats, lane 31 also loads the element after its warp's part of
-// the tile (the next warp's first, or the next tile's).
-static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in, size_t n, ls_span s,
+// The loads of tile `tile`, v[j] vector ls_warp_vec(j); for find_repeats,
+// lane 31 also loads the element after its warp's part of the tile (the next
+// warp's first, or the next tile's).
+static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in, size_t n, unsigned tile,
                                                      uint4 v[LS_VECS], unsigned *after) {
-  int valid = ls_span_valid(s, n);
+  size_t base = (size_t)tile * LS_TILE;
+  int valid = ls_valid(n, base);
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++)
-    v[j] = j >= s.vecs          ? make_uint4(0, 0, 0, 0)
-           : valid == LS_TILE ? LS_LOAD((const uint4 *)(in + s.base) + ls_warp_vec(j, s.vecs))
-                              : ls_load_partial(in, s.base, valid, ls_warp_vec(j, s.vecs));
+    v[j] = valid == LS_TILE ? LS_LOAD((const uint4 *)(in + base) + ls_warp_vec(j))
+                            : ls_load_partial(in, base, valid, ls_warp_vec(j));
   if (op == LS_REPEATS && (threadIdx.x & 31) == 31) {
-    size_t e = s.base + 4 * (size_t)(ls_warp_vec(s.vecs - 1, s.vecs) + 1);
+    size_t e = base + 4 * (size_t)(ls_warp_vec(LS_VECS - 1) + 1);
     *after = e < n ? in[e] : 0;
   }
 }
@@ -523,9 +492,9 @@ static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VEC
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) off[j] += before;
 }
-// find_repeats: bit 4j + k flags element 4 * ls_warp_vec(j, s.vecs) + k of
-// the tile, set when it equals the next element and that one exists.
-static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS], unsigned after, ls_span s, size_t n,
+// find_repeats: bit 4j + k flags element 4 * ls_warp_vec(j) + k of the tile at
+// `base`, set when it equals the next element and that one exists.
+static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS], unsigned after, size_t base, size_t n,
                                                          unsigned cnt[LS_VECS]) {
   int lane = threadIdx.x & 31;
   unsigned flags = 0;
@@ -533,17 +502,17 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
   for (int j = 0; j < LS_VECS; j++) {
     // The element after vector j: lane l + 1's vector j, lane 0's vector j + 1, or `after`.
     unsigned down = __shfl_down_sync(LS_FULL_MASK, v[j].x, 1);
-    unsigned wrap = j + 1 < s.vecs ? __shfl_sync(LS_FULL_MASK, v[j < LS_VECS - 1 ? j + 1 : j].x, 0) : after;
+    unsigned wrap = j < LS_VECS - 1 ? __shfl_sync(LS_FULL_MASK, v[j < LS_VECS - 1 ? j + 1 : j].x, 0) : after;
     unsigned next = lane < 31 ? down : wrap;
-    unsigned f = j < s.vecs ? ls_vector_flags(0, v[j], next, s.base + 4 * (size_t)ls_warp_vec(j, s.vecs), n, 0) : 0;
+    unsigned f = ls_vector_flags(0, v[j], next, base + 4 * (size_t)ls_warp_vec(j), n, 0);
     cnt[j] = __popc(f);
     flags |= f << (4 * j);
   }
   return flags;
 }
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
-                                                         unsigned *count, size_t n, unsigned tiles, unsigned full,
-                                                         unsigned span, void *work) {
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
 #if LS_CFG_HELD_SMEM
   uint4 *s_res = ls_dynamic; // two buffers: round r's results at s_res + (r & 1) * LS_TILE / 4
 #else
@@ -561,17 +530,17 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   unsigned held_off[LS_VECS];                          // find_repeats: held's vectors' offsets
   uint4 v[LS_VECS], r[LS_VECS];                        // the tile's loads; held's results (a scan)
   unsigned after = 0;
-  if (tile < tiles) ls_fetch_warp(op, in, n, ls_tile_span(tile, full), v, &after);
+  if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
-    ls_span ts = ls_tile_span(tile, full); // the tile's place (tile < tiles)
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
+      size_t base = (size_t)tile * LS_TILE;
       if (op == LS_SCAN) {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) cnt[j] = ls_vector_sum(v[j]); // 0 past ts.vecs
+        for (int j = 0; j < LS_VECS; j++) cnt[j] = ls_vector_sum(v[j]);
       } else {
-        flags = ls_warp_flags(v, after, ts, n, cnt);
+        flags = ls_warp_flags(v, after, base, n, cnt);
       }
       ls_warp_offsets(cnt, s_warp, off, &sum); // its barrier also publishes s_next
       next = s_next;
@@ -582,33 +551,30 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
         // takes the next tile's loads and held's results still wait in r (with
         // LS_CFG_HELD_SMEM: in the other buffer).
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++)
-          if (j < ts.vecs) ls_results(s_res, round)[ls_warp_vec(j, ts.vecs)] = ls_vector_exclusive(v[j], off[j]);
+        for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
       }
-      if (next < tiles) ls_fetch_warp(op, in, n, ls_tile_span(next, full), v, &after);
+      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
     ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) {
-      ls_span hs = ls_tile_span(held, full);
-      int valid = ls_span_valid(hs, n);
+      size_t base = (size_t)held * LS_TILE;
+      int valid = ls_valid(n, base);
       unsigned prefix = s_prefix[round & 1];
       if (op == LS_SCAN) {
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) // held's results: last round's (LS_CFG_HELD_SMEM), or in r
-          if (j < hs.vecs)
-            ls_store_vector(out, hs.base, valid, ls_warp_vec(j, hs.vecs),
-                            LS_CFG_HELD_SMEM ? ls_results(s_res, round - 1)[ls_warp_vec(j, hs.vecs)] : r[j], prefix);
+          ls_store_vector(out, base, valid, ls_warp_vec(j),
+                          LS_CFG_HELD_SMEM ? ls_results(s_res, round - 1)[ls_warp_vec(j)] : r[j], prefix);
       } else {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) // no flags past hs.vecs
-          ls_put_repeats(out, prefix, held_off[j], (held_flags >> (4 * j)) & 15u,
-                         (unsigned)hs.base + 4 * ls_warp_vec(j, hs.vecs));
+        for (int j = 0; j < LS_VECS; j++)
+          ls_put_repeats(out, prefix, held_off[j], (held_flags >> (4 * j)) & 15u, (unsigned)base + 4 * ls_warp_vec(j));
       }
     }
     if (tile < tiles && op == LS_SCAN && !LS_CFG_HELD_SMEM)
 #pragma unroll
-      for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j, ts.vecs)];
+      for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j)];
     held = tile, held_sum = sum, held_flags = flags;
 #pragma unroll
     for (int j = 0; j < LS_VECS; j++) held_off[j] = off[j];
@@ -617,9 +583,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 }
 #elif !LS_CFG_RING
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
-                                                         unsigned *count, size_t n, unsigned tiles, unsigned full,
-                                                         unsigned span, void *work) {
-  (void)full; // every tile whole (LS_CFG_TAIL_DIV 1)
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
   __shared__ uint4 s_vec[LS_TILE / 4];
   __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix;
   __shared__ ls_tickets s_tickets;
@@ -710,9 +675,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 // find_repeats's tile buffer are used as in the kernel above.
 static_assert(LS_SLOTS <= LS_THREADS, "thread s empties slot s");
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
-                                                         unsigned *count, size_t n, unsigned tiles, unsigned full,
-                                                         unsigned span, void *work) {
-  (void)full; // every tile whole (LS_CFG_TAIL_DIV 1)
+                                                         unsigned *count, size_t n, unsigned tiles, unsigned span,
+                                                         void *work) {
   // Dynamic (LS_SMEM_SCAN, LS_SMEM_REPEATS): a scan's LS_SLOTS tile buffers, or
   // find_repeats's one, then its flags and counts, LS_THREADS words a slot.
   uint4 *s_tiles = ls_dynamic;
@@ -778,18 +742,17 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 // At most 64 registers a thread, so LS_CFG_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_CFG_MIN_BLOCKS)
 
-// `tiles` tiles, the first `full` of them whole (ls_plan), `span` tickets.
 static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
-                                                unsigned full, unsigned span, void *work) {
-  ls_lookback_tiles(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, full, span, work);
+                                                unsigned span, void *work) {
+  ls_lookback_tiles(LS_SCAN, LS_PACKED, in, out, NULL, n, tiles, span, work);
 }
 static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *out, size_t n, unsigned tiles,
-                                                 unsigned full, unsigned span, void *work) {
-  ls_lookback_tiles(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, full, span, work);
+                                                 unsigned span, void *work) {
+  ls_lookback_tiles(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, span, work);
 }
 static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
-                                            unsigned tiles, unsigned full, unsigned span, void *work) {
-  ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, full, span, work);
+                                            unsigned tiles, unsigned span, void *work) {
+  ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
 }
 
 // Block b scans tile b on its own, adds carry[b] when carry is given, and
@@ -856,23 +819,9 @@ static size_t ls_level_words(size_t n) {
   return words;
 }
 
-// The tiles of a single-pass call over n elements whose grid has `blocks`
-// blocks: whole tiles, then with LS_CFG_TAIL_DIV D > 1 the last wave's
-// elements (at most one whole tile a block, and LS_TAIL_MAX in all) in tiles
-// D times smaller. *full gets the number of whole tiles before them.
-static unsigned ls_plan(size_t n, unsigned blocks, unsigned *full) {
-  size_t whole = n / LS_TILE, cut = 0, small = LS_TILE / LS_TAIL_DIV;
-  if (LS_TAIL_DIV > 1) cut = whole < blocks ? whole : blocks < LS_TAIL_MAX ? blocks : LS_TAIL_MAX;
-  *full = (unsigned)(whole - cut);
-  return (unsigned)(whole - cut + (n - (whole - cut) * LS_TILE + small - 1) / small);
-}
-
-// The header and a status slot per tile (lookback.cuh: 8 bytes packed, 16
-// acq_rel), for as many tiles as ls_plan can make of n elements.
+// The header and a status slot per tile (lookback.cuh: 8 bytes packed, 16 acq_rel).
 static size_t ls_lookback_bytes(size_t n, int layout) {
-  size_t whole = n / LS_TILE, cut = whole < LS_TAIL_MAX ? whole : LS_TAIL_MAX;
-  size_t tiles = LS_TAIL_DIV > 1 ? whole + (LS_TAIL_DIV - 1) * cut + LS_TAIL_DIV : ls_tiles(n);
-  return sizeof(ls_header) + 4 * LS_SLOT_WORDS(layout) * tiles;
+  return sizeof(ls_header) + 4 * LS_SLOT_WORDS(layout) * ls_tiles(n);
 }
 
 // One workspace serves every scan version: the largest they need.
@@ -949,14 +898,14 @@ static cudaError_t ls_lookback_scan(int layout, const unsigned *in, unsigned *ou
   if (n == 0) return cudaSuccess;
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(in) || ls_misaligned(out) || ls_misaligned(work))
     return cudaErrorInvalidValue;
-  const void *kernel = layout == LS_PACKED ? (const void *)ls_scan_packed : (const void *)ls_scan_acq_rel;
-  unsigned grid, full, tiles;
-  LS_TRY(ls_grid(kernel, LS_SMEM_SCAN, (unsigned)ls_tiles(n), &grid));
-  tiles = ls_plan(n, grid, &full);
-  if (layout == LS_PACKED)
-    ls_scan_packed<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, full, tiles + grid, work);
-  else
-    ls_scan_acq_rel<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, full, tiles + grid, work);
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  if (layout == LS_PACKED) {
+    LS_TRY(ls_grid((const void *)ls_scan_packed, LS_SMEM_SCAN, tiles, &grid));
+    ls_scan_packed<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
+  } else {
+    LS_TRY(ls_grid((const void *)ls_scan_acq_rel, LS_SMEM_SCAN, tiles, &grid));
+    ls_scan_acq_rel<<<grid, LS_THREADS, LS_SMEM_SCAN>>>(in, out, n, tiles, tiles + grid, work);
+  }
   return cudaGetLastError();
 }
 
@@ -1007,9 +956,8 @@ cudaError_t exclusive_scan_reduce_then_scan(const unsigned *d_in, unsigned *d_ou
 cudaError_t find_repeats(const unsigned *d_in, size_t n, unsigned *d_indices, unsigned *d_count, void *d_work) {
   if (n > LARGE_SCAN_MAX_N || ls_misaligned(d_in) || ls_misaligned(d_work)) return cudaErrorInvalidValue;
   if (n == 0) return cudaMemsetAsync(d_count, 0, sizeof *d_count, 0);
-  unsigned grid, full, tiles;
-  LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, (unsigned)ls_tiles(n), &grid));
-  tiles = ls_plan(n, grid, &full);
-  ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, full, tiles + grid, d_work);
+  unsigned tiles = (unsigned)ls_tiles(n), grid;
+  LS_TRY(ls_grid((const void *)ls_repeats, LS_SMEM_REPEATS, tiles, &grid));
+  ls_repeats<<<grid, LS_THREADS, LS_SMEM_REPEATS>>>(d_in, d_indices, d_count, n, tiles, tiles + grid, d_work);
   return cudaGetLastError();
 }
