@@ -466,39 +466,12 @@ static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in,
 static __device__ __forceinline__ uint4 *ls_results(uint4 *s_res, int round) {
   return s_res + LS_CFG_HELD_SMEM * (round & 1) * (LS_TILE / 4);
 }
-// Each vector's count (cnt[j]: its sum, or for find_repeats its repeats) to
-// its offset in the tile: LS_VECS warp scans side by side (for find_repeats,
-// whose counts are at most 4, four of them at once in the bytes of a word: a
-// byte's sum over a warp is at most 128), then the warps' totals (a barrier).
+// Each vector's count (cnt[j]: its sum, or its repeats) to its offset in the
+// tile: LS_VECS warp scans side by side, then the warps' totals (a barrier).
 // *total gets the tile's count.
-static __device__ __forceinline__ void ls_warp_offsets(int op, const unsigned cnt[LS_VECS], unsigned *s_warp,
+static __device__ __forceinline__ void ls_warp_offsets(const unsigned cnt[LS_VECS], unsigned *s_warp,
                                                        unsigned off[LS_VECS], unsigned *total) {
   int lane = threadIdx.x & 31;
-  if (op == LS_REPEATS) {
-    enum { WORDS = (LS_VECS + 3) / 4 };
-    unsigned inc[WORDS], carry = 0; // inc[w]: byte k is vector 4w + k's count, scanned over the lanes
-#pragma unroll
-    for (int w = 0; w < WORDS; w++) {
-      inc[w] = 0;
-#pragma unroll
-      for (int k = 0; k < 4 && 4 * w + k < LS_VECS; k++) inc[w] |= cnt[4 * w + k] << (8 * k);
-#pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        unsigned y = __shfl_up_sync(LS_FULL_MASK, inc[w], d);
-        if (lane >= d) inc[w] += y;
-      }
-      unsigned all = __shfl_sync(LS_FULL_MASK, inc[w], 31); // byte k: the warp's count of vector 4w + k
-#pragma unroll
-      for (int k = 0; k < 4 && 4 * w + k < LS_VECS; k++) {
-        off[4 * w + k] = carry + ((inc[w] >> (8 * k)) & 255u) - cnt[4 * w + k];
-        carry += (all >> (8 * k)) & 255u;
-      }
-    }
-    unsigned before = ls_warps_before(carry, s_warp, total);
-#pragma unroll
-    for (int j = 0; j < LS_VECS; j++) off[j] += before;
-    return;
-  }
   unsigned inc[LS_VECS];
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) inc[j] = cnt[j];
@@ -519,17 +492,11 @@ static __device__ __forceinline__ void ls_warp_offsets(int op, const unsigned cn
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) off[j] += before;
 }
-// ls_vector_flags at bit 0 without its checks: vector a's elements and `after` are
-// all in the input.
-static __device__ __forceinline__ unsigned ls_vector_equal(uint4 a, unsigned after) {
-  return (unsigned)(a.x == a.y) | (unsigned)(a.y == a.z) << 1 | (unsigned)(a.z == a.w) << 2 | (unsigned)(a.w == after) << 3;
-}
 // find_repeats: bit 4j + k flags element 4 * ls_warp_vec(j) + k of the tile at
 // `base`, set when it equals the next element and that one exists.
 static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS], unsigned after, size_t base, size_t n,
                                                          unsigned cnt[LS_VECS]) {
   int lane = threadIdx.x & 31;
-  bool inside = n - base > LS_TILE; // the tile and the element after it are all in the input: no checks
   unsigned flags = 0;
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++) {
@@ -537,7 +504,7 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
     unsigned down = __shfl_down_sync(LS_FULL_MASK, v[j].x, 1);
     unsigned wrap = j < LS_VECS - 1 ? __shfl_sync(LS_FULL_MASK, v[j < LS_VECS - 1 ? j + 1 : j].x, 0) : after;
     unsigned next = lane < 31 ? down : wrap;
-    unsigned f = inside ? ls_vector_equal(v[j], next) : ls_vector_flags(0, v[j], next, base + 4 * (size_t)ls_warp_vec(j), n, 0);
+    unsigned f = ls_vector_flags(0, v[j], next, base + 4 * (size_t)ls_warp_vec(j), n, 0);
     cnt[j] = __popc(f);
     flags |= f << (4 * j);
   }
@@ -575,7 +542,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       } else {
         flags = ls_warp_flags(v, after, base, n, cnt);
       }
-      ls_warp_offsets(op, cnt, s_warp, off, &sum); // its barrier also publishes s_next
+      ls_warp_offsets(cnt, s_warp, off, &sum); // its barrier also publishes s_next
       next = s_next;
       if (t == 0) ls_publish_aggregate(layout, slots, tile, epoch, sum);
       if (op == LS_SCAN) {
