@@ -24,11 +24,18 @@
 //      copy at sizes of one's choice, on 16 values as the spec's find_repeats
 //      perf case: is 2^24's excess its last, part-filled round of tiles
 //      (compare a size that fills its last round)? Session 10: no.
+//   8. (./tma cluster, rows ldg_clusterC and ldg_clmbC) Question 4's rounds
+//      with a chain C times shorter through thread-block clusters (sm_90):
+//      one ticket and one status slot for C tiles, sums and prefixes passed
+//      through distributed shared memory. Session 10: shorter look-backs,
+//      longer rounds, 1.15-1.5x the copy against 1.04-1.07.
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
-// slower still, and a free first wave changes nothing. What it found on the H100 in session 8: the reference's pattern with tickets copies at cudaMemcpy's
-// speed, the same copy with a static tile order does not, and the status load
-// takes 300 cycles idle, 4100 under register loads and 2100 under the engine.
+// slower still, and a free first wave changes nothing. What it found on the
+// H100 in session 8: the reference's pattern with tickets copies at
+// cudaMemcpy's speed, the same copy with a static tile order does not, and the
+// status load takes 300 cycles idle, 4100 under register loads and 2100 under
+// the engine.
 // The scan built on the engine (commits 10a9872..84ef63f, taken out again in
 // the commit after) was no faster than the reference.
 // On a GPU host, with nvcc alone:
@@ -36,6 +43,7 @@
 //        tools/probe-04/tma.cu -o tma && ./tma
 #include "large_scan.cu"
 #include <algorithm>
+#include <cooperative_groups.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +420,208 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
   }
 }
 
+// 8. (./tma cluster) Question 4's rounds with a chain C times shorter: a
+// thread-block cluster of C blocks (sm_90) takes one ticket a round, a super-tile
+// of C tiles (block rank k: tile C S + k), and publishes one status slot for it.
+// Each block hands its tile's sum to the leader (rank 0) through distributed
+// shared memory; after a cluster barrier the leader publishes the super-tile's
+// AGGREGATE, and later looks back for the held super-tile and hands each block
+// its prefix the same way, before a second cluster barrier. So a wave of 264
+// tiles is 264 / C links of the chain, at the cost of two cluster barriers a
+// round and C blocks that wait on one look-back.
+template <int C>
+static __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(512, 2)
+    ldg_cluster(const uint4 *in, uint4 *out, size_t vecs) {
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  __shared__ unsigned s_t[2], s_sums[2][C], s_pre[2];
+  __shared__ uint4 s_stage[2048];
+  unsigned supers = (unsigned)(vecs / 2048) / C, rank = cluster.block_rank();
+  unsigned *slots = (unsigned *)g_slots;
+  int t = threadIdx.x, p = 0;
+  unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
+  cluster.sync(); // every block of the cluster has started before any writes into its shared memory
+  if (rank == 0 && t == 0) {
+    unsigned first = atomicAdd(&g_ticket, 1u);
+    for (unsigned r = 0; r < C; r++) *cluster.map_shared_rank(&s_t[0], r) = first;
+  }
+  cluster.sync();
+  unsigned sup = s_t[0], held = supers;
+  uint4 v[4], r[4];
+  if (sup < supers) load_tile(in, sup * C + rank, v);
+  while (sup < supers || held < supers) {
+    long long round_start = clock64();
+    unsigned next = supers;
+    if (sup < supers) {
+#pragma unroll
+      for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
+      if (t == 0) *cluster.map_shared_rank(&s_sums[p][rank], 0) = 1u; // the tile's sum: 1 (its number counts tiles)
+      if (rank == 0 && t == 0) {
+        unsigned ticket = atomicAdd(&g_ticket, 1u);
+        for (unsigned q = 0; q < C; q++) *cluster.map_shared_rank(&s_t[p ^ 1], q) = ticket;
+      }
+    }
+    cluster.sync(); // the sums are with the leader, the next super-tile with every block
+    if (sup < supers) {
+      next = s_t[p ^ 1];
+      if (rank == 0 && t == 0) {
+        unsigned agg = 0;
+        for (int q = 0; q < C; q++) agg += s_sums[p][q];
+        ls_publish_aggregate(LS_PACKED, slots, sup, 1, agg);
+      }
+      if (next < supers) load_tile(in, next * C + rank, v);
+    }
+    if (held < supers && rank == 0 && t < 32) {
+      long long lb_start = clock64();
+      unsigned agg = 0;
+      for (int q = 0; q < C; q++) agg += s_sums[p ^ 1][q];
+      unsigned prefix = ls_look_back(LS_PACKED, slots, held, 1, agg);
+      if (t < C) { // block t's prefix: the super-tile's, and its earlier blocks' sums
+        unsigned mine = prefix;
+        for (int q = 0; q < t; q++) mine += s_sums[p ^ 1][q];
+        *cluster.map_shared_rank(&s_pre[p], t) = mine;
+      }
+      lb_cycles += clock64() - lb_start, lbs++;
+    }
+    cluster.sync(); // every block has its held tile's prefix
+    if (held < supers) {
+      unsigned add = s_pre[p], tile = held * C + rank;
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        out[(size_t)tile * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+    }
+    if (sup < supers)
+#pragma unroll
+      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+    __syncthreads(); // s_stage is read before the next round writes it
+    held = sup, sup = next, p ^= 1;
+    round_cycles += clock64() - round_start, rounds++;
+  }
+  if (t == 0) {
+    mark_end();
+    if (rank == 0) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
+    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+  }
+}
+
+// The same chain through clusters without cluster barriers (question 8, rows
+// ldg_clmbC): each message is a store into another block's shared memory
+// (st.shared::cluster) and a release-arrive on an mbarrier there, so a block
+// waits only for what it needs. Block k sends the leader its tile's sum; the
+// leader waits for the C sums of a round before it publishes the super-tile's
+// AGGREGATE, and sends each block, at the end of every round, its held tile's
+// prefix and the ticket of the round after next (taken a round ahead, so no
+// block waits for it).
+static __device__ __forceinline__ unsigned cl_map(const void *p, unsigned rank) {
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(sa(p)), "r"(rank));
+  return r;
+}
+static __device__ __forceinline__ void cl_put(const unsigned *p, unsigned rank, unsigned v) {
+  asm volatile("st.shared::cluster.u32 [%0], %1;" ::"r"(cl_map(p, rank)), "r"(v) : "memory");
+}
+static __device__ __forceinline__ void cl_arrive(unsigned long long *b, unsigned rank) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cl_map(b, rank)) : "memory");
+}
+static __device__ __forceinline__ void cl_wait(unsigned long long *b, unsigned parity) {
+  unsigned ok = 0;
+  while (!ok)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2; "
+                 "selp.u32 %0, 1, 0, p; }"
+                 : "=r"(ok)
+                 : "r"(sa(b)), "r"(parity)
+                 : "memory");
+}
+template <int C>
+static __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(512, 2)
+    ldg_clmb(const uint4 *in, uint4 *out, size_t vecs) {
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  // s_sums, bar_sum: the leader's (a round's parity each); s_msg, bar_msg: each block's message from the leader,
+  // {held tile's prefix, ticket of the round after next}
+  __shared__ unsigned s_sums[2][C], s_msg[2][2];
+  __shared__ unsigned long long bar_sum[2], bar_msg[2];
+  __shared__ uint4 s_stage[2048];
+  unsigned supers = (unsigned)(vecs / 2048) / C, rank = cluster.block_rank();
+  unsigned *slots = (unsigned *)g_slots;
+  int t = threadIdx.x;
+  unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
+  if (t == 0) {
+    bar_init(&bar_sum[0], C), bar_init(&bar_sum[1], C), bar_init(&bar_msg[0], 1), bar_init(&bar_msg[1], 1);
+    bar_fence_init();
+  }
+  cluster.sync(); // every block's barriers are set up before anyone arrives on them
+  unsigned sup, after; // this round's super-tile and the next round's
+  if (rank == 0 && t == 0) {
+    unsigned a = atomicAdd(&g_ticket, 1u), b = atomicAdd(&g_ticket, 1u);
+    for (unsigned q = 0; q < C; q++) cl_put(&s_msg[1][0], q, a), cl_put(&s_msg[1][1], q, b), cl_arrive(&bar_msg[1], q);
+  }
+  if (t == 0) cl_wait(&bar_msg[1], 0);
+  __syncthreads();
+  sup = s_msg[1][0], after = s_msg[1][1];
+  unsigned held = supers, r_round = 0;
+  uint4 v[4], r[4];
+  if (sup < supers) load_tile(in, sup * C + rank, v);
+  while (sup < supers || held < supers) {
+    long long round_start = clock64();
+    int p = r_round & 1;
+    // This round's use of bar_sum[p] and of bar_msg[p]; bar_msg[1]'s first use was the first message.
+    unsigned use = r_round >> 1, msg_use = (r_round + 1) >> 1;
+    unsigned next = after;
+    if (sup < supers) {
+#pragma unroll
+      for (int j = 0; j < 4; j++) s_stage[j * 512 + t] = v[j];
+      if (t == 0) cl_put(&s_sums[p][rank], 0, 1u), cl_arrive(&bar_sum[p], 0); // the tile's sum: 1
+      if (next < supers) load_tile(in, next * C + rank, v);
+    }
+    if (rank == 0 && t < 32) {
+      long long lb_start = clock64();
+      if (sup < supers) { // every sum of the round in: the super-tile's AGGREGATE
+        if (t == 0) cl_wait(&bar_sum[p], use & 1);
+        __syncwarp();
+        unsigned agg = 0;
+        for (int q = 0; q < C; q++) agg += s_sums[p][q];
+        if (t == 0) ls_publish_aggregate(LS_PACKED, slots, sup, 1, agg);
+      }
+      unsigned prefix = 0, ticket = 0;
+      if (held < supers) {
+        unsigned agg = 0;
+        for (int q = 0; q < C; q++) agg += s_sums[p ^ 1][q];
+        prefix = ls_look_back(LS_PACKED, slots, held, 1, agg);
+        lb_cycles += clock64() - lb_start, lbs++;
+      }
+      if (t == 0) ticket = atomicAdd(&g_ticket, 1u);
+      if (t == 0)
+        for (int q = 0; q < C; q++) { // block q's message: its prefix, and the ticket
+          cl_put(&s_msg[p][0], q, prefix), cl_put(&s_msg[p][1], q, ticket), cl_arrive(&bar_msg[p], q);
+          prefix += s_sums[p ^ 1][q];
+        }
+    }
+    if (t == 0) cl_wait(&bar_msg[p], msg_use & 1);
+    __syncthreads(); // the message is in before anyone reads it
+    unsigned add = s_msg[p][0];
+    after = s_msg[p][1];
+    if (held < supers) {
+      unsigned tile = held * C + rank;
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        out[(size_t)tile * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+    }
+    if (sup < supers)
+#pragma unroll
+      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+    __syncthreads(); // s_stage and the message are read before the next round writes them
+    held = sup, sup = next, r_round++;
+    round_cycles += clock64() - round_start, rounds++;
+  }
+  cluster.sync(); // no block leaves while another may still write into its shared memory
+  if (t == 0) {
+    mark_end();
+    if (rank == 0) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
+    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+  }
+}
+
 // A plain copy, one block a piece of T x 4 vectors: the best-known simple kernel.
 template <int T> static __global__ void plain_copy(const uint4 *in, uint4 *out, size_t vecs) {
   size_t base = (size_t)blockIdx.x * (4 * T) + threadIdx.x;
@@ -484,6 +694,12 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 17: ldg_coupled<3><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 16: ldg_async_lookback<<<grid = sms * 2, 544>>>(i4, o4, vecs); break;
+  case 19: ldg_cluster<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 20: ldg_cluster<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 21: ldg_cluster<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 22: ldg_clmb<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 23: ldg_clmb<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 24: ldg_clmb<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   }
   CK(cudaGetLastError());
   return grid;
@@ -492,6 +708,7 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
 int main(int argc, char **argv) {
   bool coupling = argc > 1 && !strcmp(argv[1], "coupling"); // question 3 alone
   bool sized = argc > 1 && !strcmp(argv[1], "sizes");       // question 7
+  bool clustered = argc > 1 && !strcmp(argv[1], "cluster"); // question 8
   std::vector<size_t> sizes = {(size_t)1 << 24, (size_t)1 << 26, (size_t)1 << 28};
   if (sized) {
     sizes.clear();
@@ -525,8 +742,11 @@ int main(int argc, char **argv) {
                               {"ldg_lookback_wave2", 17},
                               {"ref_scan", 12}};
   const row sized_rows[] = {{"memcpy_d2d", 0}, {"ref_scan", 12}, {"ref_repeats", 18}};
-  const row *rows_used = coupling ? coupled_rows : sized ? sized_rows : rows;
-  const int R = coupling ? 8 : sized ? 3 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const row cluster_rows[] = {{"memcpy_d2d", 0},   {"ldg_rounds_lookback", 15}, {"ldg_cluster4", 20},
+                               {"ldg_clmb2", 22},   {"ldg_clmb4", 23},           {"ldg_clmb8", 24},
+                               {"ref_scan", 12}};
+  const row *rows_used = coupling ? coupled_rows : sized ? sized_rows : clustered ? cluster_rows : rows;
+  const int R = coupling ? 8 : sized ? 3 : clustered ? 7 : (int)(sizeof rows / sizeof *rows), reps = 9;
   if (sized) printf("# the reference's tile: %d elements\n", (int)LS_TILE);
   printf("%-16s %-9s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (size_t n : sizes) {
