@@ -29,6 +29,12 @@
 //      one ticket and one status slot for C tiles, sums and prefixes passed
 //      through distributed shared memory. Session 10: shorter look-backs,
 //      longer rounds, 1.15-1.5x the copy against 1.04-1.07.
+//   9. (./tma server, row ldg_rounds_server) Question 4's rounds with the
+//      chain kept by one warp on an SM of its own, each tile polling only its
+//      own slot. Session 10: 1.05-1.07x the copy, as slow as the look-back:
+//      what costs is waiting, under load, for a prefix made elsewhere. (Its
+//      first runs hung: CUDA loads kernels lazily, and the rounds' first
+//      launch waited for an idle GPU while the server waited for the rounds.)
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
 // slower still, and a free first wave changes nothing. What it found on the
@@ -43,6 +49,7 @@
 //        tools/probe-04/tma.cu -o tma && ./tma
 #include "large_scan.cu"
 #include <algorithm>
+#include <time.h>
 #include <cooperative_groups.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +319,14 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
       long long lb_start = clock64();
       if (MODE == 3 && held < gridDim.x) {
         if (t == 0) s_pre = held;
+      } else if (MODE == 4) { // the server (chain_server) writes the held tile's PREFIX over its AGGREGATE
+        if (t == 0) {
+          unsigned value;
+          while (ls_peek(LS_PACKED, ls_slot(LS_PACKED, slots, held), 1, &value) != LS_PREFIX) {
+          }
+          s_pre = value - 1u; // less the tile's own sum
+        }
+        __syncwarp(); // warp 0 whole again before the block's barrier
       } else if (MODE >= 2) {
         unsigned prefix = ls_look_back(LS_PACKED, slots, held, 1, 1u);
         if (t == 0) s_pre = prefix;
@@ -345,6 +360,47 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     mark_end();
     atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
     atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+  }
+}
+
+// 9. (./tma server, row ldg_rounds_server) Question 4's rounds whose chain is
+// kept by one warp on an SM of its own (chain_server, MODE 4 above): it reads
+// ROWS x 32 status slots at once from the first tile without a PREFIX, and
+// writes the PREFIX of every tile up to the first that has not published its
+// sum; each tile polls only its own slot. The server's polls do not queue
+// behind any streaming loads of its SM: does the chain then keep up?
+__device__ unsigned g_server_started, g_server_done; // g_server_done: tiles with a PREFIX, for a hang's report
+template <int ROWS> static __global__ void chain_server(unsigned tiles) {
+  extern __shared__ unsigned char s_own_sm[]; // asked for only so that no other block shares the SM
+  unsigned *slots = (unsigned *)g_slots;
+  int lane = threadIdx.x;
+  if (lane == 0) atomicExch(&g_server_started, 1u);
+  unsigned done = 0, carry = 0; // tiles with a PREFIX written, and the sum of their sums
+  while (done < tiles) {
+    unsigned st[ROWS], val[ROWS], base = done; // slot base + 32 k + lane in st[k], val[k]
+#pragma unroll
+    for (int k = 0; k < ROWS; k++) {
+      unsigned q = base + 32 * k + lane;
+      st[k] = q < tiles ? ls_peek(LS_PACKED, ls_slot(LS_PACKED, slots, q), 1, &val[k]) : LS_NOT_READY;
+    }
+    bool stop = false;
+#pragma unroll
+    for (int k = 0; k < ROWS; k++) {
+      if (stop) break;
+      unsigned ready = __ballot_sync(0xffffffffu, st[k] != LS_NOT_READY);
+      int m = ready == 0xffffffffu ? 32 : __ffs(~ready) - 1; // this row's tiles in order before the first not ready
+      unsigned inc = lane < m ? val[k] : 0;                  // tile 0's PREFIX is its own sum
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        unsigned y = __shfl_up_sync(0xffffffffu, inc, d);
+        if (lane >= d) inc += y;
+      }
+      if (lane < m) ls_publish(LS_PACKED, ls_slot(LS_PACKED, slots, base + 32 * k + lane), 1, LS_PREFIX, carry + inc);
+      carry += __shfl_sync(0xffffffffu, inc, 31);
+      done += m;
+      stop = m < 32;
+    }
+    if (lane == 0) asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(&g_server_done), "r"(done) : "memory");
   }
 }
 
@@ -669,6 +725,59 @@ struct row {
 // Returns the grid of a persistent kernel (whose blocks' end times are in g_end), else 0.
 static unsigned *g_count; // find_repeats' count (row ref_repeats)
 
+// Row ldg_rounds_server: the chain's server, on a stream of its own, running
+// (it has set g_server_started) before the timed call starts.
+static void start_server(unsigned tiles) {
+  static cudaStream_t stream;
+  const int smem = 200 * 1024;
+  if (!stream) {
+    CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CK(cudaFuncSetAttribute(chain_server<8>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    // Load the rounds' kernel now: loaded lazily (CUDA's default), its first
+    // launch would wait for the GPU to go idle, and the server never ends
+    // before the rounds do.
+    cudaFuncAttributes attr;
+    CK(cudaFuncGetAttributes(&attr, ldg_coupled<4>));
+  }
+  unsigned zero = 0, started = 0;
+  CK(cudaMemcpyToSymbol(g_server_started, &zero, 4));
+  CK(cudaMemcpyToSymbol(g_server_done, &zero, 4));
+  chain_server<8><<<1, 32, smem, stream>>>(tiles);
+  CK(cudaGetLastError());
+  for (long polls = 0; !started; polls++) {
+    CK(cudaMemcpyFromSymbolAsync(&started, g_server_started, 4, 0, cudaMemcpyDeviceToHost, 0));
+    if (polls == 1000000) fprintf(stderr, "tma: the server has not started after 10^6 polls\n");
+  }
+  if (getenv("TMA_TRACE")) fprintf(stderr, "  server started\n");
+}
+// Waits up to 2 s for event `b`; if the rounds and the server hang, reports
+// (through a stream of its own) how far the server got, the tickets taken and
+// the first slots it waits on, and ends the probe.
+static void await_server(cudaEvent_t b, unsigned tiles) {
+  for (int ms = 0; ms < 2000; ms++) {
+    if (cudaEventQuery(b) == cudaSuccess) return;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  cudaStream_t side;
+  CK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  unsigned done = 0, ticket = 0, started = 0;
+  unsigned long long slot[8] = {0};
+  CK(cudaMemcpyFromSymbolAsync(&done, g_server_done, 4, 0, cudaMemcpyDeviceToHost, side));
+  CK(cudaMemcpyFromSymbolAsync(&ticket, g_ticket, 4, 0, cudaMemcpyDeviceToHost, side));
+  CK(cudaMemcpyFromSymbolAsync(&started, g_server_started, 4, 0, cudaMemcpyDeviceToHost, side));
+  CK(cudaStreamSynchronize(side));
+  if (done < tiles) {
+    CK(cudaMemcpyFromSymbolAsync(slot, g_slots, sizeof slot, 8 * (size_t)done, cudaMemcpyDeviceToHost, side));
+    CK(cudaStreamSynchronize(side));
+  }
+  printf("tma: ldg_rounds_server hangs: %u of %u tiles have a PREFIX from the server (started %u), %u tickets taken;"
+         " slots from there (tag, value):", done, tiles, started, ticket);
+  for (int i = 0; i < 8; i++) printf(" %llx/%llu", slot[i] & 0xffffffffull, slot[i] >> 32);
+  printf("\n");
+  exit(3);
+}
+
 static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *work) {
   size_t bytes = n * 4, vecs = bytes / 16;
   const uint4 *i4 = (const uint4 *)in;
@@ -698,6 +807,7 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 20: ldg_cluster<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 21: ldg_cluster<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 22: ldg_clmb<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 25: ldg_coupled<4><<<grid = (sms - 1) * 2, 512>>>(i4, o4, vecs); break; // the server holds an SM
   case 23: ldg_clmb<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 24: ldg_clmb<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   }
@@ -706,9 +816,11 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
 }
 
 int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IOLBF, 0); // each row out as it is measured, should a later one hang
   bool coupling = argc > 1 && !strcmp(argv[1], "coupling"); // question 3 alone
   bool sized = argc > 1 && !strcmp(argv[1], "sizes");       // question 7
   bool clustered = argc > 1 && !strcmp(argv[1], "cluster"); // question 8
+  bool served = argc > 1 && !strcmp(argv[1], "server");     // question 9
   std::vector<size_t> sizes = {(size_t)1 << 24, (size_t)1 << 26, (size_t)1 << 28};
   if (sized) {
     sizes.clear();
@@ -745,8 +857,14 @@ int main(int argc, char **argv) {
   const row cluster_rows[] = {{"memcpy_d2d", 0},   {"ldg_rounds_lookback", 15}, {"ldg_cluster4", 20},
                                {"ldg_clmb2", 22},   {"ldg_clmb4", 23},           {"ldg_clmb8", 24},
                                {"ref_scan", 12}};
-  const row *rows_used = coupling ? coupled_rows : sized ? sized_rows : clustered ? cluster_rows : rows;
-  const int R = coupling ? 8 : sized ? 3 : clustered ? 7 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const row server_rows[] = {{"memcpy_d2d", 0}, {"ldg_rounds_nowait", 13}, {"ldg_rounds_lookback", 15},
+                             {"ldg_rounds_server", 25}, {"ref_scan", 12}};
+  const row *rows_used = coupling    ? coupled_rows
+                         : sized     ? sized_rows
+                         : clustered ? cluster_rows
+                         : served    ? server_rows
+                                     : rows;
+  const int R = coupling ? 8 : sized ? 3 : clustered ? 7 : served ? 5 : (int)(sizeof rows / sizeof *rows), reps = 9;
   if (sized) printf("# the reference's tile: %d elements\n", (int)LS_TILE);
   printf("%-16s %-9s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (size_t n : sizes) {
@@ -788,10 +906,14 @@ int main(int argc, char **argv) {
         CK(cudaMemset(flags, 0, sizeof g_slots));
         CK(cudaGetSymbolAddress(&flags, g_stats));
         CK(cudaMemset(flags, 0, sizeof g_stats));
+        if (getenv("TMA_TRACE")) fprintf(stderr, "%s n %zu sample %d\n", rows_used[r].name, n, rep);
+        if (rows_used[r].kind == 25) start_server((unsigned)(n / 8192));
         CK(cudaEventRecord(a));
         int grid = run_row(rows_used[r].kind, in, out, n, work);
         CK(cudaEventRecord(b));
+        if (rows_used[r].kind == 25) await_server(b, (unsigned)(n / 8192));
         CK(cudaEventSynchronize(b));
+        CK(cudaDeviceSynchronize()); // the server's stream too
         float t;
         CK(cudaEventElapsedTime(&t, a, b));
         if (rep >= 0) ms[r].push_back(t);
