@@ -750,14 +750,8 @@ static __global__ void LS_BOUNDS ls_scan_acq_rel(const unsigned *in, unsigned *o
                                                  unsigned span, void *work) {
   ls_lookback_tiles(LS_SCAN, LS_ACQ_REL, in, out, NULL, n, tiles, span, work);
 }
-// find_repeats holds no results, so it may fit more blocks an SM than a scan
-// (LS_CFG_REPEATS_BLOCKS, a tuning experiment; the default is the scan's).
-#ifndef LS_CFG_REPEATS_BLOCKS
-#define LS_CFG_REPEATS_BLOCKS LS_CFG_MIN_BLOCKS
-#endif
-static __global__ void __launch_bounds__(LS_THREADS, LS_CFG_REPEATS_BLOCKS)
-    ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n, unsigned tiles, unsigned span,
-               void *work) {
+static __global__ void LS_BOUNDS ls_repeats(const unsigned *in, unsigned *indices, unsigned *count, size_t n,
+                                            unsigned tiles, unsigned span, void *work) {
   ls_lookback_tiles(LS_REPEATS, LS_PACKED, in, indices, count, n, tiles, span, work);
 }
 
