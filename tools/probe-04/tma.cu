@@ -35,6 +35,10 @@
 //      what costs is waiting, under load, for a prefix made elsewhere. (Its
 //      first runs hung: CUDA loads kernels lazily, and the rounds' first
 //      launch waited for an idle GPU while the server waited for the rounds.)
+//  10. (./tma deep, rows ldg_deepD) Question 4's rounds looking back D rounds
+//      late, from a ring of D + 1 tiles in shared memory. Session 10: D = 2
+//      1.02-1.04x the copy against D = 1's 1.04-1.07; D = 3 (one block an SM)
+//      1.11-1.15.
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
 // slower still, and a free first wave changes nothing. What it found on the
@@ -361,6 +365,78 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
     atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
   }
+}
+
+// 10. (./tma deep, rows ldg_deepD) Question 4's rounds looking back on a
+// tile D rounds after publishing its sum, its elements waiting in a ring of
+// D + 1 tiles in shared memory (stored from there): D = 1 is question 4's
+// timing with shared memory for registers. With D = 2 a tile's predecessors
+// have had two rounds to publish: is the wait then off the round's path?
+template <int D> static __global__ void __launch_bounds__(512, 2) ldg_deep(const uint4 *in, uint4 *out, size_t vecs) {
+  extern __shared__ uint4 s_ring[]; // D + 1 tiles of 2048 vectors
+  __shared__ unsigned s_t[2], s_pre;
+  unsigned tiles = (unsigned)(vecs / 2048);
+  unsigned *slots = (unsigned *)g_slots;
+  int t = threadIdx.x, p = 0;
+  unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
+  if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
+  __syncthreads();
+  unsigned tile = s_t[0], hist[D]; // hist[k]: the tile of k + 1 rounds ago (tiles: none)
+#pragma unroll
+  for (int k = 0; k < D; k++) hist[k] = tiles;
+  uint4 v[4];
+  if (tile < tiles) load_tile(in, tile, v);
+  for (int round = 0;; round++) {
+    bool pending = tile < tiles;
+#pragma unroll
+    for (int k = 0; k < D; k++) pending |= hist[k] < tiles;
+    if (!pending) break;
+    long long round_start = clock64();
+    unsigned next = tiles, old = hist[D - 1];
+    uint4 *slot = s_ring + (round % (D + 1)) * 2048, *old_slot = s_ring + ((round + 1) % (D + 1)) * 2048;
+    if (tile < tiles) {
+#pragma unroll
+      for (int j = 0; j < 4; j++) slot[j * 512 + t] = v[j];
+      if (t == 0) s_t[p ^ 1] = atomicAdd(&g_ticket, 1u);
+      __syncthreads(); // the next ticket is in shared memory
+      next = s_t[p ^ 1];
+      if (t == 0) ls_publish_aggregate(LS_PACKED, slots, tile, 1, 1u);
+      if (next < tiles) load_tile(in, next, v);
+    }
+    if (old < tiles && t < 32) {
+      long long lb_start = clock64();
+      unsigned prefix = ls_look_back(LS_PACKED, slots, old, 1, 1u);
+      if (t == 0) s_pre = prefix;
+      lb_cycles += clock64() - lb_start, lbs++;
+    }
+    __syncthreads(); // old's prefix is in shared memory
+    if (old < tiles) {
+      unsigned add = s_pre;
+#pragma unroll
+      for (int j = 0; j < 4; j++) {
+        uint4 x = old_slot[j * 512 + t];
+        out[(size_t)old * 2048 + j * 512 + t] = make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
+      }
+    }
+    __syncthreads(); // old's slot is read before the next round stages into it, s_pre before it is written
+#pragma unroll
+    for (int k = D - 1; k > 0; k--) hist[k] = hist[k - 1];
+    hist[0] = tile, tile = next, p ^= 1;
+    round_cycles += clock64() - round_start, rounds++;
+  }
+  if (t == 0) {
+    mark_end();
+    atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
+    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+  }
+}
+template <int D> static int launch_deep(const uint4 *in, uint4 *out, size_t vecs, int sms) {
+  const int smem = (D + 1) * 2048 * 16;
+  CK(cudaFuncSetAttribute(ldg_deep<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ldg_deep<D>, 512, smem));
+  ldg_deep<D><<<sms * per_sm, 512, smem>>>(in, out, vecs);
+  return sms * per_sm;
 }
 
 // 9. (./tma server, row ldg_rounds_server) Question 4's rounds whose chain is
@@ -808,6 +884,9 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 21: ldg_cluster<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 22: ldg_clmb<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 25: ldg_coupled<4><<<grid = (sms - 1) * 2, 512>>>(i4, o4, vecs); break; // the server holds an SM
+  case 26: grid = launch_deep<1>(i4, o4, vecs, sms); break;
+  case 27: grid = launch_deep<2>(i4, o4, vecs, sms); break;
+  case 28: grid = launch_deep<3>(i4, o4, vecs, sms); break;
   case 23: ldg_clmb<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 24: ldg_clmb<8><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   }
@@ -821,6 +900,7 @@ int main(int argc, char **argv) {
   bool sized = argc > 1 && !strcmp(argv[1], "sizes");       // question 7
   bool clustered = argc > 1 && !strcmp(argv[1], "cluster"); // question 8
   bool served = argc > 1 && !strcmp(argv[1], "server");     // question 9
+  bool deep = argc > 1 && !strcmp(argv[1], "deep");         // question 10
   std::vector<size_t> sizes = {(size_t)1 << 24, (size_t)1 << 26, (size_t)1 << 28};
   if (sized) {
     sizes.clear();
@@ -859,12 +939,22 @@ int main(int argc, char **argv) {
                                {"ref_scan", 12}};
   const row server_rows[] = {{"memcpy_d2d", 0}, {"ldg_rounds_nowait", 13}, {"ldg_rounds_lookback", 15},
                              {"ldg_rounds_server", 25}, {"ref_scan", 12}};
+  const row deep_rows[] = {{"memcpy_d2d", 0}, {"ldg_rounds_nowait", 13}, {"ldg_rounds_lookback", 15},
+                           {"ldg_deep1", 26}, {"ldg_deep2", 27},         {"ldg_deep3", 28},
+                           {"ref_scan", 12}};
   const row *rows_used = coupling    ? coupled_rows
                          : sized     ? sized_rows
                          : clustered ? cluster_rows
                          : served    ? server_rows
+                         : deep      ? deep_rows
                                      : rows;
-  const int R = coupling ? 8 : sized ? 3 : clustered ? 7 : served ? 5 : (int)(sizeof rows / sizeof *rows), reps = 9;
+  const int R = coupling    ? 8
+                : sized     ? 3
+                : clustered ? 7
+                : served    ? 5
+                : deep      ? 7
+                            : (int)(sizeof rows / sizeof *rows),
+            reps = 9;
   if (sized) printf("# the reference's tile: %d elements\n", (int)LS_TILE);
   printf("%-16s %-9s %10s %9s %7s %s\n", "row", "n", "median_ms", "GB/s", "x_copy", "ends_spread_us (last sample)");
   for (size_t n : sizes) {
