@@ -13,8 +13,7 @@
 # of buffers in dynamic shared memory, not in registers: LS_CFG_RING, which
 # lets a tile pass 48 KiB, e.g. 512x24x2r, 512x32x2r or 1024x16x1r), dD (look
 # back on a tile D rounds after publishing its sum, from a ring of D + 1
-# tiles: LS_CFG_DEPTH, which implies r, e.g. 512x16x2d2, but with xh keeps
-# D + 1 rounds of results in shared memory, e.g. 384x24x2d2xh), sNS (a back-off of
+# tiles: LS_CFG_DEPTH, which implies r, e.g. 512x16x2d2), sNS (a back-off of
 # NS ns between polls), wK (K rows of 32 tiles in each look-back window after
 # the first; without it the reference's 1), n (no persistent blocks: one
 # block a tile, as the reference was before 2026-11-23), c (streaming,
@@ -60,10 +59,8 @@ case ${1:-} in
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
       s=${spec#*:}
       [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x][h] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
-      [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}" ] &&
-        { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r" >&2; exit 2; }
-      [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[5]}" ] && [ -z "${BASH_REMATCH[14]}" ] &&
-        { echo "tune-04: '$s': with x, dD keeps D rounds of results in shared memory: write xh" >&2; exit 2; }
+      [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
+        { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r or dD" >&2; exit 2; }
       [ -n "${BASH_REMATCH[14]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
         { echo "tune-04: '$s': h (held results in shared memory) is a way of x's kernels: write xh" >&2; exit 2; }
       [[ $spec == *:* ]] || continue
@@ -84,8 +81,7 @@ case ${1:-} in
       fi
       [[ $s =~ $shape_re ]]
       flags="-DLS_CFG_THREADS=${BASH_REMATCH[1]} -DLS_CFG_ITEMS=${BASH_REMATCH[2]} -DLS_CFG_MIN_BLOCKS=${BASH_REMATCH[3]}"
-      flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && [ -z "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
-      flags+=" -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
+      flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
       flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
       flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
       flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"

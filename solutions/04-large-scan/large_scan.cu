@@ -89,8 +89,8 @@
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
 #endif
-#if LS_CFG_DEPTH < 1 || (LS_CFG_DEPTH > 1 && !LS_CFG_RING && !LS_CFG_HELD_SMEM)
-#error "LS_CFG_DEPTH is 1, or more with LS_CFG_RING 1 or LS_CFG_HELD_SMEM 1"
+#if LS_CFG_DEPTH < 1 || (LS_CFG_DEPTH > 1 && !LS_CFG_RING)
+#error "LS_CFG_DEPTH is 1, or more with LS_CFG_RING 1"
 #endif
 enum {
   LS_THREADS = LS_CFG_THREADS,
@@ -104,7 +104,7 @@ enum {
   // LS_CFG_HELD_SMEM): the scan's ring of tiles, or its two result buffers;
   // with the ring, find_repeats's one tile (its held tiles are flags: a
   // thread's flags and count per slot); the other kernels' one tile.
-  LS_SMEM_SCAN = LS_CFG_RING || LS_CFG_HELD_SMEM ? LS_SLOTS * LS_TILE * 4 : 0,
+  LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : LS_CFG_HELD_SMEM ? 2 * LS_TILE * 4 : 0,
   LS_SMEM_REPEATS = LS_CFG_RING ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4 : 0,
   LS_SMEM_TILE = LS_DYNAMIC_SMEM ? LS_TILE * 4 : 0,
 };
@@ -464,7 +464,7 @@ static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in,
 // Where round `round`'s results wait (LS_CFG_HELD_SMEM: one of two buffers,
 // by the round's parity; else the one buffer, from which r takes them).
 static __device__ __forceinline__ uint4 *ls_results(uint4 *s_res, int round) {
-  return s_res + LS_CFG_HELD_SMEM * (LS_SLOTS == 2 ? round & 1 : round % LS_SLOTS) * (LS_TILE / 4);
+  return s_res + LS_CFG_HELD_SMEM * (round & 1) * (LS_TILE / 4);
 }
 // Each vector's count (cnt[j]: its sum, or its repeats) to its offset in the
 // tile: LS_VECS warp scans side by side, then the warps' totals (a barrier).
@@ -510,13 +510,6 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
   }
   return flags;
 }
-// Whether any of the last LS_DEPTH rounds' tiles is still held.
-static __device__ __forceinline__ bool ls_any_held(const unsigned hist[LS_DEPTH], unsigned tiles) {
-  bool any = false;
-#pragma unroll
-  for (int k = 0; k < LS_DEPTH; k++) any |= hist[k] < tiles;
-  return any;
-}
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
@@ -533,18 +526,13 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
   __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
   unsigned tile = s_first, epoch = s_tickets.epoch;
-  // The tiles of the last LS_DEPTH rounds (LS_CFG_DEPTH; 1: the held tile),
-  // the newest first: their sums, and for find_repeats their flags and their
-  // vectors' offsets. None held yet.
-  unsigned hist[LS_DEPTH], hist_sum[LS_DEPTH], hist_flags[LS_DEPTH], hist_off[LS_DEPTH][LS_VECS];
-#pragma unroll
-  for (int k = 0; k < LS_DEPTH; k++) hist[k] = tiles, hist_sum[k] = 0, hist_flags[k] = 0;
-  uint4 v[LS_VECS], r[LS_VECS]; // the tile's loads; held's results (a scan without LS_CFG_HELD_SMEM)
+  unsigned held = tiles, held_sum = 0, held_flags = 0; // none held yet
+  unsigned held_off[LS_VECS];                          // find_repeats: held's vectors' offsets
+  uint4 v[LS_VECS], r[LS_VECS];                        // the tile's loads; held's results (a scan)
   unsigned after = 0;
   if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
-  while (tile < tiles || ls_any_held(hist, tiles)) {
+  while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
-    unsigned held = hist[LS_DEPTH - 1]; // looked back on, and written out, this round
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
       size_t base = (size_t)tile * LS_TILE;
@@ -567,7 +555,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       }
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
-    ls_look_back_held(op, layout, slots, held, tiles, epoch, hist_sum[LS_DEPTH - 1], &s_prefix[round & 1], count);
+    ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
@@ -575,28 +563,21 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
       unsigned prefix = s_prefix[round & 1];
       if (op == LS_SCAN) {
 #pragma unroll
-        for (int j = 0; j < LS_VECS; j++) // held's results: LS_DEPTH rounds old (LS_CFG_HELD_SMEM), or in r
+        for (int j = 0; j < LS_VECS; j++) // held's results: last round's (LS_CFG_HELD_SMEM), or in r
           ls_store_vector(out, base, valid, ls_warp_vec(j),
-                          LS_CFG_HELD_SMEM ? ls_results(s_res, round - LS_DEPTH)[ls_warp_vec(j)] : r[j], prefix);
+                          LS_CFG_HELD_SMEM ? ls_results(s_res, round - 1)[ls_warp_vec(j)] : r[j], prefix);
       } else {
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++)
-          ls_put_repeats(out, prefix, hist_off[LS_DEPTH - 1][j], (hist_flags[LS_DEPTH - 1] >> (4 * j)) & 15u,
-                         (unsigned)base + 4 * ls_warp_vec(j));
+          ls_put_repeats(out, prefix, held_off[j], (held_flags >> (4 * j)) & 15u, (unsigned)base + 4 * ls_warp_vec(j));
       }
     }
     if (tile < tiles && op == LS_SCAN && !LS_CFG_HELD_SMEM)
 #pragma unroll
       for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j)];
+    held = tile, held_sum = sum, held_flags = flags;
 #pragma unroll
-    for (int k = LS_DEPTH - 1; k > 0; k--) {
-      hist[k] = hist[k - 1], hist_sum[k] = hist_sum[k - 1], hist_flags[k] = hist_flags[k - 1];
-#pragma unroll
-      for (int j = 0; j < LS_VECS; j++) hist_off[k][j] = hist_off[k - 1][j];
-    }
-    hist[0] = tile, hist_sum[0] = sum, hist_flags[0] = flags;
-#pragma unroll
-    for (int j = 0; j < LS_VECS; j++) hist_off[0][j] = off[j];
+    for (int j = 0; j < LS_VECS; j++) held_off[j] = off[j];
     tile = next, round++;
   }
 }
