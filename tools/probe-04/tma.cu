@@ -293,6 +293,29 @@ static __device__ __forceinline__ unsigned stage_tile(unsigned *s_next, uint4 *s
   asm volatile("bar.sync 1, 512;" ::: "memory");
   return *s_next;
 }
+// A held tile out: its four vectors a thread (r, staged from s_stage by
+// unstage_tile), each plus `add`.
+static __device__ __forceinline__ void store_tile(uint4 *out, unsigned tile, const uint4 r[4], unsigned add) {
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    out[(size_t)tile * 2048 + j * 512 + threadIdx.x] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+}
+static __device__ __forceinline__ void unstage_tile(uint4 r[4], const uint4 *s_stage) {
+#pragma unroll
+  for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + threadIdx.x];
+}
+// The block's first tile: thread 0 takes the ticket, a barrier hands it to all.
+static __device__ __forceinline__ unsigned first_tile(unsigned *s_t) {
+  if (threadIdx.x == 0) *s_t = atomicAdd(&g_ticket, 1u);
+  __syncthreads();
+  return *s_t;
+}
+// A block's clock counters into g_stats: look-backs (when `looked`) and rounds.
+static __device__ __forceinline__ void add_stats(bool looked, unsigned long long lb_cycles, unsigned long long lbs,
+                                                 unsigned long long round_cycles, unsigned long long rounds) {
+  if (looked) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
+  atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+}
 template <int MODE>
 static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, uint4 *out, size_t vecs) {
   __shared__ unsigned s_t[2], s_pre;
@@ -301,9 +324,7 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
   unsigned *slots = (unsigned *)g_slots;
   int t = threadIdx.x, p = 0;
   unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
-  if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
-  __syncthreads();
-  unsigned tile = s_t[0], held = tiles;
+  unsigned tile = first_tile(&s_t[0]), held = tiles;
   uint4 v[4], r[4];
   if (tile < tiles) load_tile(in, tile, v);
   while (tile < tiles || held < tiles) {
@@ -349,21 +370,17 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     __syncthreads();
     if (held < tiles) {
       unsigned add = MODE >= 2 ? s_pre : 0;
-#pragma unroll
-      for (int j = 0; j < 4; j++)
-        out[(size_t)held * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+      store_tile(out, held, r, add);
     }
     if (tile < tiles)
-#pragma unroll
-      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+      unstage_tile(r, s_stage);
     __syncthreads();
     held = tile, tile = next, p ^= 1;
     round_cycles += clock64() - round_start, rounds++;
   }
   if (t == 0) {
     mark_end();
-    atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
-    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+    add_stats(true, lb_cycles, lbs, round_cycles, rounds);
   }
 }
 
@@ -379,9 +396,7 @@ template <int D> static __global__ void __launch_bounds__(512, 2) ldg_deep(const
   unsigned *slots = (unsigned *)g_slots;
   int t = threadIdx.x, p = 0;
   unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
-  if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
-  __syncthreads();
-  unsigned tile = s_t[0], hist[D]; // hist[k]: the tile of k + 1 rounds ago (tiles: none)
+  unsigned tile = first_tile(&s_t[0]), hist[D]; // hist[k]: the tile of k + 1 rounds ago (tiles: none)
 #pragma unroll
   for (int k = 0; k < D; k++) hist[k] = tiles;
   uint4 v[4];
@@ -412,11 +427,9 @@ template <int D> static __global__ void __launch_bounds__(512, 2) ldg_deep(const
     __syncthreads(); // old's prefix is in shared memory
     if (old < tiles) {
       unsigned add = s_pre;
-#pragma unroll
-      for (int j = 0; j < 4; j++) {
-        uint4 x = old_slot[j * 512 + t];
-        out[(size_t)old * 2048 + j * 512 + t] = make_uint4(x.x + add, x.y + add, x.z + add, x.w + add);
-      }
+      uint4 x[4];
+      unstage_tile(x, old_slot);
+      store_tile(out, old, x, add);
     }
     __syncthreads(); // old's slot is read before the next round stages into it, s_pre before it is written
 #pragma unroll
@@ -426,8 +439,7 @@ template <int D> static __global__ void __launch_bounds__(512, 2) ldg_deep(const
   }
   if (t == 0) {
     mark_end();
-    atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
-    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+    add_stats(true, lb_cycles, lbs, round_cycles, rounds);
   }
 }
 template <int D> static int launch_deep(const uint4 *in, uint4 *out, size_t vecs, int sms) {
@@ -529,13 +541,10 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
     if (held < tiles) {
       bar_sync(4 + held_slot, 544);
       unsigned add = s_pre[held_slot];
-#pragma unroll
-      for (int j = 0; j < 4; j++)
-        out[(size_t)held * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+      store_tile(out, held, r, add);
     }
     if (tile < tiles) {
-#pragma unroll
-      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+      unstage_tile(r, s_stage);
       held_slot = slot, slot ^= 1;
     }
     bar_sync(1, 512);
@@ -618,21 +627,17 @@ static __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(512, 2)
     cluster.sync(); // every block has its held tile's prefix
     if (held < supers) {
       unsigned add = s_pre[p], tile = held * C + rank;
-#pragma unroll
-      for (int j = 0; j < 4; j++)
-        out[(size_t)tile * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+      store_tile(out, tile, r, add);
     }
     if (sup < supers)
-#pragma unroll
-      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+      unstage_tile(r, s_stage);
     __syncthreads(); // s_stage is read before the next round writes it
     held = sup, sup = next, p ^= 1;
     round_cycles += clock64() - round_start, rounds++;
   }
   if (t == 0) {
     mark_end();
-    if (rank == 0) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
-    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+    add_stats(rank == 0, lb_cycles, lbs, round_cycles, rounds);
   }
 }
 
@@ -735,13 +740,10 @@ static __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(512, 2)
     after = s_msg[p][1];
     if (held < supers) {
       unsigned tile = held * C + rank;
-#pragma unroll
-      for (int j = 0; j < 4; j++)
-        out[(size_t)tile * 2048 + j * 512 + t] = make_uint4(r[j].x + add, r[j].y + add, r[j].z + add, r[j].w + add);
+      store_tile(out, tile, r, add);
     }
     if (sup < supers)
-#pragma unroll
-      for (int j = 0; j < 4; j++) r[j] = s_stage[j * 512 + t];
+      unstage_tile(r, s_stage);
     __syncthreads(); // s_stage and the message are read before the next round writes them
     held = sup, sup = next, r_round++;
     round_cycles += clock64() - round_start, rounds++;
@@ -749,8 +751,7 @@ static __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(512, 2)
   cluster.sync(); // no block leaves while another may still write into its shared memory
   if (t == 0) {
     mark_end();
-    if (rank == 0) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
-    atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
+    add_stats(rank == 0, lb_cycles, lbs, round_cycles, rounds);
   }
 }
 
