@@ -506,8 +506,7 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
   unsigned tiles = (unsigned)(vecs / 2048);
   unsigned *slots = (unsigned *)g_slots;
   int t = threadIdx.x, p = 0;
-  if (t == 0) s_t[0] = atomicAdd(&g_ticket, 1u);
-  __syncthreads();
+  unsigned first = first_tile(&s_t[0]);
   if (t >= 512) { // the look-back warp
     unsigned long long lb_cycles = 0, lbs = 0;
     for (int slot = 0;; slot ^= 1) {
@@ -524,7 +523,7 @@ static __global__ void __launch_bounds__(544, 2) ldg_async_lookback(const uint4 
     return;
   }
   unsigned long long round_cycles = 0, rounds = 0;
-  unsigned tile = s_t[0], held = tiles;
+  unsigned tile = first, held = tiles;
   int slot = 0, held_slot = 0; // the slot of the next tile handed over, of the held tile
   uint4 v[4], r[4];
   if (tile < tiles) load_tile(in, tile, v);
