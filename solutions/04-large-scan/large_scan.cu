@@ -482,6 +482,22 @@ static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in,
     *after = e < n ? in[e] : 0;
   }
 }
+// LS_CFG_WARM 1 (a tuning experiment): before its first ticket comes back, a
+// block asks L2 for tile blockIdx.x. The first round's tickets are the tiles
+// 0 .. grid - 1, each some block's, so the DRAM reads start a ticket's round
+// trip sooner and none is wasted. One prefetch a 128-byte line.
+#ifndef LS_CFG_WARM
+#define LS_CFG_WARM 0
+#endif
+static __device__ __forceinline__ void ls_prefetch_tile(const unsigned *in, size_t n, unsigned tile) {
+  size_t base = (size_t)tile * LS_TILE;
+  if ((threadIdx.x & 7) != 0) return;
+#pragma unroll
+  for (int j = 0; j < LS_VECS; j++) {
+    size_t e = base + 4 * (size_t)ls_warp_vec(j);
+    if (e < n) asm volatile("prefetch.global.L2 [%0];" ::"l"(in + e));
+  }
+}
 // Where round `round`'s results wait (LS_CFG_HELD_SMEM: one of two buffers,
 // by the round's parity; else the one buffer, from which r takes them).
 static __device__ __forceinline__ uint4 *ls_results(uint4 *s_res, int round) {
@@ -551,6 +567,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   ls_header *h = (ls_header *)work;
   unsigned *slots = (unsigned *)(h + 1);
   int t = threadIdx.x, round = 0;
+  if (LS_CFG_WARM && blockIdx.x < tiles) ls_prefetch_tile(in, n, blockIdx.x);
   if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
   __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
   unsigned tile = s_first, epoch = s_tickets.epoch;
