@@ -3,8 +3,7 @@
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
 # reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
 # LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT,
-# LS_CFG_STREAM, LS_CFG_WARPSCAN, LS_CFG_HELD_SMEM, LS_CFG_REPEATS_DEPTH,
-# LS_CFG_REPEATS_SPLIT and LS_CFG_WARM).
+# LS_CFG_STREAM, LS_CFG_WARPSCAN and LS_CFG_HELD_SMEM).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
 #   bash tools/tune-04.sh check              on the GPU host: every case, every shape
@@ -18,15 +17,12 @@
 # NS ns between polls), wK (K rows of 32 tiles in each look-back window after
 # the first; without it the reference's 1), n (no persistent blocks: one
 # block a tile, as the reference was before 2026-11-23), c (streaming,
-# evict-first loads and stores of full tiles: LS_CFG_STREAM) and x (no
+# evict-first loads and stores of full tiles: LS_CFG_STREAM; l: the loads
+# alone, LS_CFG_STREAM 2) and x (no
 # transpose: each warp scans its own part of the tile in registers,
 # LS_CFG_WARPSCAN; not with r or dD) and h (after x: a scan's held results
 # wait in a double buffer of dynamic shared memory, not in registers, so that
-# 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM), then, after x or xh,
-# qD (find_repeats looks back D rounds late: LS_CFG_REPEATS_DEPTH) and pK
-# (find_repeats issues K of a thread's next loads before the look-back, the
-# rest after: LS_CFG_REPEATS_SPLIT) and f (each block asks L2 for tile
-# blockIdx.x before its first ticket comes back: LS_CFG_WARM), in that order.
+# 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM), in that order.
 # 384x32x2xh is the reference's own shape (512x16x2 before session 9). The
 # default shapes are its neighbours: one block a tile, a wider window, a
 # back-off, other tiles and the earlier reference
@@ -60,16 +56,14 @@ case ${1:-} in
     shift
     shapes=${*:-384x32x2xh 384x32x2nxh 384x32x2w4xh 384x32x2s64xh 512x24x2xh 512x20x2x 256x32x3xh 512x16x2}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
-    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?(c)?(x)?(h)?(q([0-9]+))?(p([0-9]+))?(f)?$'
+    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?([cl])?(x)?(h)?$'
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
       s=${spec#*:}
-      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x][h][qD][pK][f] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
+      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
       [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
         { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r or dD" >&2; exit 2; }
       [ -n "${BASH_REMATCH[14]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
         { echo "tune-04: '$s': h (held results in shared memory) is a way of x's kernels: write xh" >&2; exit 2; }
-      [ -n "${BASH_REMATCH[15]}${BASH_REMATCH[17]}${BASH_REMATCH[19]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
-        { echo "tune-04: '$s': qD, pK and f are ways of x's kernels: write xqD, xhpK or xhf" >&2; exit 2; }
       [[ $spec == *:* ]] || continue
       for f in large_scan.cu lookback.cuh; do
         git cat-file -e "${spec%%:*}:solutions/04-large-scan/$f" 2> /dev/null ||
@@ -91,12 +85,9 @@ case ${1:-} in
       flags+=" -DLS_CFG_RING=$([ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] && echo 1 || echo 0) -DLS_CFG_DEPTH=${BASH_REMATCH[6]:-1}"
       flags+=" -DLS_CFG_BACKOFF_NS=${BASH_REMATCH[8]:-0} -DLS_CFG_LOOKS=${BASH_REMATCH[10]:-1}"
       flags+=" -DLS_CFG_PERSISTENT=$([ -n "${BASH_REMATCH[11]}" ] && echo 0 || echo 1)"
-      flags+=" -DLS_CFG_STREAM=$([ -n "${BASH_REMATCH[12]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_STREAM=$(case ${BASH_REMATCH[12]} in c) echo 1 ;; l) echo 2 ;; *) echo 0 ;; esac)"
       flags+=" -DLS_CFG_WARPSCAN=$([ -n "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
       flags+=" -DLS_CFG_HELD_SMEM=$([ -n "${BASH_REMATCH[14]}" ] && echo 1 || echo 0)"
-      flags+=" -DLS_CFG_REPEATS_DEPTH=${BASH_REMATCH[16]:-1}"
-      [ -n "${BASH_REMATCH[18]}" ] && flags+=" -DLS_CFG_REPEATS_SPLIT=${BASH_REMATCH[18]}"
-      flags+=" -DLS_CFG_WARM=$([ -n "${BASH_REMATCH[19]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
@@ -153,5 +144,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c][x][h][qD][pK][f]...] | check | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h]...] | check | run" >&2; exit 2 ;;
 esac

@@ -85,22 +85,7 @@
 #if LS_CFG_HELD_SMEM && !LS_CFG_WARPSCAN
 #error "LS_CFG_HELD_SMEM 1 needs LS_CFG_WARPSCAN 1"
 #endif
-// Two tuning experiments for find_repeats alone (LS_CFG_WARPSCAN 1):
-//   LS_CFG_REPEATS_DEPTH D  find_repeats looks back on a tile D rounds after
-//                   publishing its count, not one; a thread keeps the flags
-//                   and offsets of the D tiles it holds in shared memory.
-//   LS_CFG_REPEATS_SPLIT K  find_repeats issues K of a thread's LS_VECS loads
-//                   of the next tile before the look-back, the rest after.
-#ifndef LS_CFG_REPEATS_DEPTH
-#define LS_CFG_REPEATS_DEPTH 1
-#endif
-#ifndef LS_CFG_REPEATS_SPLIT
-#define LS_CFG_REPEATS_SPLIT (LS_CFG_ITEMS / 4)
-#endif
-#if LS_CFG_REPEATS_DEPTH < 1 || (LS_CFG_REPEATS_DEPTH > 1 && !LS_CFG_WARPSCAN)
-#error "LS_CFG_REPEATS_DEPTH is 1, or more with LS_CFG_WARPSCAN 1"
-#endif
-#define LS_DYNAMIC_SMEM (LS_CFG_RING || LS_CFG_HELD_SMEM || LS_CFG_REPEATS_DEPTH > 1) // some kernels take dynamic shared memory
+#define LS_DYNAMIC_SMEM (LS_CFG_RING || LS_CFG_HELD_SMEM) // some kernels take dynamic shared memory
 #ifndef LS_CFG_DEPTH
 #define LS_CFG_DEPTH 1 // rounds between publishing a tile's sum and looking back on it
 #endif
@@ -120,11 +105,7 @@ enum {
   // with the ring, find_repeats's one tile (its held tiles are flags: a
   // thread's flags and count per slot); the other kernels' one tile.
   LS_SMEM_SCAN = LS_CFG_RING ? LS_SLOTS * LS_TILE * 4 : LS_CFG_HELD_SMEM ? 2 * LS_TILE * 4 : 0,
-  LS_RDEPTH = LS_CFG_REPEATS_DEPTH,
-  LS_RSPLIT = LS_CFG_REPEATS_SPLIT,
-  LS_SMEM_REPEATS = LS_CFG_RING         ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4
-                    : LS_RDEPTH > 1 ? LS_RDEPTH * (LS_VECS + 1) * LS_THREADS * 4
-                                    : 0,
+  LS_SMEM_REPEATS = LS_CFG_RING ? LS_TILE * 4 + 2 * LS_SLOTS * LS_THREADS * 4 : 0,
   LS_SMEM_TILE = LS_DYNAMIC_SMEM ? LS_TILE * 4 : 0,
 };
 
@@ -154,9 +135,12 @@ static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) &
 #ifndef LS_CFG_STREAM
 #define LS_CFG_STREAM 0
 #endif
-#if LS_CFG_STREAM
+#if LS_CFG_STREAM == 1
 #define LS_LOAD(p) __ldcs(p)
 #define LS_STORE(p, x) __stcs((p), (x))
+#elif LS_CFG_STREAM == 2 // the loads alone
+#define LS_LOAD(p) __ldcs(p)
+#define LS_STORE(p, x) (*(p) = (x))
 #else
 #define LS_LOAD(p) (*(p))
 #define LS_STORE(p, x) (*(p) = (x))
@@ -464,38 +448,20 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }
-// The loads of tile `tile`, v[j] vector ls_warp_vec(j) for j0 <= j < j1; for
-// find_repeats, with j0 = 0, lane 31 also loads the element after its warp's
-// part of the tile (the next warp's first, or the next tile's).
+// The loads of tile `tile`, v[j] vector ls_warp_vec(j); for find_repeats,
+// lane 31 also loads the element after its warp's part of the tile (the next
+// warp's first, or the next tile's).
 static __device__ __forceinline__ void ls_fetch_warp(int op, const unsigned *in, size_t n, unsigned tile,
-                                                     uint4 v[LS_VECS], unsigned *after, int j0 = 0,
-                                                     int j1 = LS_VECS) {
+                                                     uint4 v[LS_VECS], unsigned *after) {
   size_t base = (size_t)tile * LS_TILE;
   int valid = ls_valid(n, base);
 #pragma unroll
   for (int j = 0; j < LS_VECS; j++)
-    if (j >= j0 && j < j1)
-      v[j] = valid == LS_TILE ? LS_LOAD((const uint4 *)(in + base) + ls_warp_vec(j))
-                              : ls_load_partial(in, base, valid, ls_warp_vec(j));
-  if (op == LS_REPEATS && j0 == 0 && (threadIdx.x & 31) == 31) {
+    v[j] = valid == LS_TILE ? LS_LOAD((const uint4 *)(in + base) + ls_warp_vec(j))
+                            : ls_load_partial(in, base, valid, ls_warp_vec(j));
+  if (op == LS_REPEATS && (threadIdx.x & 31) == 31) {
     size_t e = base + 4 * (size_t)(ls_warp_vec(LS_VECS - 1) + 1);
     *after = e < n ? in[e] : 0;
-  }
-}
-// LS_CFG_WARM 1 (a tuning experiment): before its first ticket comes back, a
-// block asks L2 for tile blockIdx.x. The first round's tickets are the tiles
-// 0 .. grid - 1, each some block's, so the DRAM reads start a ticket's round
-// trip sooner and none is wasted. One prefetch a 128-byte line.
-#ifndef LS_CFG_WARM
-#define LS_CFG_WARM 0
-#endif
-static __device__ __forceinline__ void ls_prefetch_tile(const unsigned *in, size_t n, unsigned tile) {
-  size_t base = (size_t)tile * LS_TILE;
-  if ((threadIdx.x & 7) != 0) return;
-#pragma unroll
-  for (int j = 0; j < LS_VECS; j++) {
-    size_t e = base + 4 * (size_t)ls_warp_vec(j);
-    if (e < n) asm volatile("prefetch.global.L2 [%0];" ::"l"(in + e));
   }
 }
 // Where round `round`'s results wait (LS_CFG_HELD_SMEM: one of two buffers,
@@ -547,13 +513,6 @@ static __device__ __forceinline__ unsigned ls_warp_flags(const uint4 v[LS_VECS],
   }
   return flags;
 }
-// Whether any of the first `depth` of q is below `tiles`.
-static __device__ __forceinline__ bool ls_any_below(const unsigned q[LS_RDEPTH], int depth, unsigned tiles) {
-  bool any = q[0] < tiles;
-#pragma unroll
-  for (int k = 1; k < LS_RDEPTH; k++) any = any || (k < depth && q[k] < tiles);
-  return any;
-}
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
                                                          void *work) {
@@ -567,24 +526,15 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   ls_header *h = (ls_header *)work;
   unsigned *slots = (unsigned *)(h + 1);
   int t = threadIdx.x, round = 0;
-  if (LS_CFG_WARM && blockIdx.x < tiles) ls_prefetch_tile(in, n, blockIdx.x);
   if (t == 0) s_first = ls_first_ticket(h, span, &s_tickets);
   __syncthreads(); // the first tile and the call's tickets are in shared memory before anyone reads them
   unsigned tile = s_first, epoch = s_tickets.epoch;
-  // The tiles of the last `depth` rounds, newest first (`tiles`: none), and
-  // their sums: held, the oldest, is looked back on this round.
-  const int depth = op == LS_REPEATS ? LS_RDEPTH : 1, split = op == LS_REPEATS ? LS_RSPLIT : LS_VECS;
-  unsigned q_tile[LS_RDEPTH], q_sum[LS_RDEPTH];
-#pragma unroll
-  for (int k = 0; k < LS_RDEPTH; k++) q_tile[k] = tiles, q_sum[k] = 0;
-  unsigned held_flags = 0;    // find_repeats at depth 1: held's flags
-  unsigned held_off[LS_VECS]; // and its vectors' offsets (deeper: in s_keep)
-  unsigned *s_keep = (unsigned *)ls_dynamic + (t & 31) + (t >> 5) * (32 * (LS_VECS + 1));
-  uint4 v[LS_VECS], r[LS_VECS]; // the tile's loads; held's results (a scan)
+  unsigned held = tiles, held_sum = 0, held_flags = 0; // none held yet
+  unsigned held_off[LS_VECS];                          // find_repeats: held's vectors' offsets
+  uint4 v[LS_VECS], r[LS_VECS];                        // the tile's loads; held's results (a scan)
   unsigned after = 0;
   if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
-  while (tile < tiles || ls_any_below(q_tile, depth, tiles)) {
-    unsigned held = q_tile[depth - 1], held_sum = q_sum[depth - 1];
+  while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
@@ -606,19 +556,10 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
       }
-      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after, 0, split);
+      if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
     ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
-    if (split < LS_VECS && next < tiles) ls_fetch_warp(op, in, n, next, v, &after, split, LS_VECS);
-    // find_repeats deeper than a round: held's flags and offsets from the
-    // thread's own words of slot round % LS_RDEPTH, where this round's go next.
-    unsigned *keep = s_keep + (round % LS_RDEPTH) * (LS_THREADS * (LS_VECS + 1));
-    if (op == LS_REPEATS && LS_RDEPTH > 1 && held < tiles) {
-      held_flags = keep[0];
-#pragma unroll
-      for (int j = 0; j < LS_VECS; j++) held_off[j] = keep[32 * (j + 1)];
-    }
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
       int valid = ls_valid(n, base);
@@ -637,14 +578,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
     if (tile < tiles && op == LS_SCAN && !LS_CFG_HELD_SMEM)
 #pragma unroll
       for (int j = 0; j < LS_VECS; j++) r[j] = s_res[ls_warp_vec(j)];
-    if (op == LS_REPEATS && LS_RDEPTH > 1 && tile < tiles) {
-      keep[0] = flags;
-#pragma unroll
-      for (int j = 0; j < LS_VECS; j++) keep[32 * (j + 1)] = off[j];
-    }
-#pragma unroll
-    for (int k = LS_RDEPTH - 1; k > 0; k--) q_tile[k] = q_tile[k - 1], q_sum[k] = q_sum[k - 1];
-    q_tile[0] = tile, q_sum[0] = sum, held_flags = flags;
+    held = tile, held_sum = sum, held_flags = flags;
 #pragma unroll
     for (int j = 0; j < LS_VECS; j++) held_off[j] = off[j];
     tile = next, round++;
