@@ -28,10 +28,18 @@ $(FAKE_RUNNER): $(B)/tests/fake_runner.o $(B)/tests/backend_cpu.o $(RUNNER_C_O)
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
+# The 04 probe (instructor tooling, run by hand on a GPU host: tools/probe-04/tma.cu)
+# includes the 04 solution and uses Hopper-only instructions (clusters, bulk
+# copies), so it is built for sm_90 whatever ARCH is, and only where solutions/ is.
+PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/tools/probe-04/tma)
+$(B)/tools/probe-04/tma: tools/probe-04/tma.cu $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
+	@mkdir -p $(@D)
+	$(NVCC) -O3 -std=c++17 -arch=sm_90 -Werror all-warnings -Isolutions/04-large-scan -Iassignments/04-large-scan $< -o $@
+
 .PHONY: test-builds test-run
-# Every starter, solution and lecture example must compile (a starter is wrong, never broken).
+# Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== unit tests (Check)"

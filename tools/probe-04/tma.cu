@@ -1,6 +1,7 @@
-// tma.cu (instructor tooling, a record: not built by make): questions about
-// what the 04 reference's rounds cost on the H100, the first two about the
-// Hopper bulk copy engine (TMA, cp.async.bulk) before a scan was built on it.
+// tma.cu (instructor tooling, a record; make test builds it into
+// build/tools/probe-04/tma, and it is run by hand on a GPU host): questions
+// about what the 04 reference's rounds cost on the H100, the first two about
+// the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan was built on it.
 // The answers are in docs/results/tuning-04-h100.txt (sessions 8 to 11).
 //   1. Does a copy through shared memory with bulk loads and stores move bytes
 //      as fast as cudaMemcpy's device-to-device copy, at 2^24, 2^26 and 2^28
