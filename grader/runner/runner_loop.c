@@ -121,7 +121,8 @@ static uint64_t case_open(const wire_case *c) {
 }
 
 /* One batch: every call's inputs uploaded and outputs poisoned (untimed), the
- * calls back to back between the timer's events, then every output downloaded. */
+ * device's caches settled (untimed: the poisoning leaves L2 full of dirty lines),
+ * the calls back to back between the timer's events, then every output downloaded. */
 static double case_run(uint32_t calls) {
   if (!cur.open) die(2, "RUN without an open case");
   if (calls == 0 || calls > cur.c.batch) die(2, "RUN of %u calls in a batch of %u", calls, cur.c.batch);
@@ -143,6 +144,7 @@ static double case_run(uint32_t calls) {
     h->work = cur.work;
     h->work_bytes = cur.work_bytes;
   }
+  if (dev->settle) dev->settle();
   dev->timer_start();
   for (uint32_t k = 0; k < calls; k++) {
     if (c->variant == WIRE_COPY_VARIANT) dev->copy(call[k].out[0], call[k].in[0], c->out[0].bytes);

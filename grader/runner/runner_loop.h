@@ -33,6 +33,10 @@ typedef struct runner_backend {
    * then go through pageable memory); unpin before it is unmapped. */
   int (*pin)(void *host, size_t bytes);
   void (*unpin)(void *host);
+  /* Optional (NULL: nothing): called after a batch's uploads and poisoning and
+   * just before timer_start, so that every batch starts from the same cache
+   * state. The CUDA one leaves L2 holding clean lines only (runner_cuda.cu). */
+  void (*settle)(void);
 } runner_backend;
 
 /* main() of a runner: with --runner-protocol, the protocol loop on the

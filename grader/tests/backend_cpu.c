@@ -1,9 +1,12 @@
 /* backend_cpu.c: a "device" in host memory (backend_cpu.h). Timing is the
- * wall clock between timer_start and timer_stop_ms. */
+ * wall clock between timer_start and timer_stop_ms. A timer started without a
+ * settle just before it ends the runner with exit 2 and a message, so that every
+ * judge test through the fake runner fails should the loop stop settling. */
 #include "backend_cpu.h"
 
 #include "clock.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,9 +23,19 @@ static void *cpu_alloc(size_t bytes) { return malloc(bytes); }
 static void cpu_release(void *p) { free(p); }
 static void cpu_fill(void *d, int byte, size_t bytes) { memset(d, byte, bytes); }
 static void cpu_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
-static void cpu_timer_start(void) { started = now_ms(); }
+static int settled; /* a settle since the last timer_start */
+static void cpu_settle(void) { settled = 1; }
+static void cpu_timer_start(void) {
+  if (!settled) {
+    fprintf(stderr, "backend_cpu: timer_start without a settle before it (runner_loop.c's case_run)\n");
+    exit(2);
+  }
+  settled = 0;
+  started = now_ms();
+}
 static double cpu_timer_stop_ms(void) { return now_ms() - started; }
 
 const runner_backend CPU_BACKEND = {
-    "cpu", cpu_init, cpu_alloc, cpu_release, cpu_fill, cpu_copy, cpu_copy, cpu_copy, cpu_timer_start, cpu_timer_stop_ms, NULL, NULL,
+    "cpu",           cpu_init,          cpu_alloc, cpu_release, cpu_fill, cpu_copy, cpu_copy, cpu_copy,
+    cpu_timer_start, cpu_timer_stop_ms, NULL,      NULL,        cpu_settle,
 };
