@@ -18,9 +18,8 @@
 # the first; without it the reference's 1), n (no persistent blocks: one
 # block a tile, as the reference was before 2026-11-23), c (streaming,
 # evict-first loads and stores of full tiles: LS_CFG_STREAM; l: the loads
-# alone, LS_CFG_STREAM 2) and x (no
-# transpose: each warp scans its own part of the tile in registers,
-# LS_CFG_WARPSCAN; not with r or dD) and h (after x: a scan's held results
+# alone, LS_CFG_STREAM 2) and x (no transpose: each warp scans its own part
+# of the tile in registers, LS_CFG_WARPSCAN; not with r or dD) and h (after x: a scan's held results
 # wait in a double buffer of dynamic shared memory, not in registers, so that
 # 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM), in that order.
 # 384x32x2xh is the reference's own shape (512x16x2 before session 9). The

@@ -32,9 +32,11 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 # includes the 04 solution and uses Hopper-only instructions (clusters, bulk
 # copies), so it is built for sm_90 whatever ARCH is, and only where solutions/ is.
 PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/tools/probe-04/tma)
-$(B)/tools/probe-04/tma: tools/probe-04/tma.cu $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
+$(B)/tools/probe-04/tma: tools/probe-04/tma.cu $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h) \
+  assignments/04-large-scan/baselines.cu grader/runner/runner.h
 	@mkdir -p $(@D)
-	$(NVCC) -O3 -std=c++17 -arch=sm_90 -Werror all-warnings -Isolutions/04-large-scan -Iassignments/04-large-scan $< -o $@
+	$(NVCC) -O3 -std=c++17 -arch=sm_90 -Werror all-warnings -Isolutions/04-large-scan -Iassignments/04-large-scan \
+	  -Igrader/runner $< -o $@
 
 .PHONY: test-builds test-run
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).

@@ -58,12 +58,14 @@
 // The scan built on the engine (commits 10a9872..84ef63f, taken out again in
 // the commit after) was no faster than the reference.
 // On a GPU host, with nvcc alone:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Isolutions/04-large-scan -Iassignments/04-large-scan \
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Isolutions/04-large-scan -Iassignments/04-large-scan -Igrader/runner \
 //        tools/probe-04/tma.cu -o tma && ./tma
 #include "large_scan.cu"
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
+// Question 11's CUB rows are the bench's own (assignments/04-large-scan/baselines.cu).
+#define HX_BENCH
+#include "runner.h"
+#include "variants.h"
+#include "baselines.cu"
 #include <algorithm>
 #include <time.h>
 #include <cooperative_groups.h>
@@ -866,30 +868,29 @@ static void await_server(cudaEvent_t b, unsigned tiles) {
   exit(3);
 }
 
-// Question 11: CUB's rows, as assignments/04-large-scan/baselines.cu calls them
-// (int item counts), with temporary storage grown as needed, outside the timing.
-struct is_repeat {
-  const unsigned *a;
-  unsigned n;
-  __device__ bool operator()(unsigned i) const { return i + 1 < n && a[i] == a[i + 1]; }
-};
+// Question 11: CUB's rows through the bench's hx04_run_baseline, on temporary
+// storage grown as needed outside the timing; HX_CHECK's failures, as CK's.
+void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
+  if (err == cudaSuccess) return;
+  printf("%s:%d: %s: %s\n", file, line, what, cudaGetErrorString(err));
+  exit(1);
+}
 static void *g_cub_temp;
 static size_t g_cub_bytes;
-static cudaError_t cub_row(bool select, const unsigned *in, unsigned *out, size_t n, void *temp, size_t *bytes) {
-  if (!select) return cub::DeviceScan::ExclusiveSum(temp, *bytes, in, out, (int)n);
-  is_repeat pred = {in, (unsigned)n};
-  return cub::DeviceSelect::If(temp, *bytes, thrust::counting_iterator<unsigned>(0), out, g_count, (int)n, pred);
-}
 static void cub_reserve(size_t n) {
-  for (int select = 0; select < 2; select++) {
-    size_t bytes = 0;
-    CK(cub_row(select, NULL, NULL, n, NULL, &bytes));
+  for (int baseline = 0; baseline < HX04_N_BASELINES; baseline++) {
+    size_t bytes = hx04_baseline_workspace(baseline, n);
     if (bytes > g_cub_bytes) {
       if (g_cub_temp) CK(cudaFree(g_cub_temp));
       CK(cudaMalloc(&g_cub_temp, bytes));
       g_cub_bytes = bytes;
     }
   }
+}
+static void cub_run(int baseline, const unsigned *in, unsigned *out, size_t n) {
+  hx_call c = {};
+  c.n = n, c.in[0] = in, c.out[0] = out, c.out[1] = g_count, c.work = g_cub_temp, c.work_bytes = g_cub_bytes;
+  hx04_run_baseline(baseline, &c);
 }
 // Question 11: reads `vecs` vectors (untimed, before a _clean row's sample),
 // so that L2 holds the scratch buffer's clean lines and nothing dirty.
@@ -923,8 +924,8 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 11: grid = launch_tma<12, 16384, true>(in, out, bytes, 1, 0); break;
   case 12: CK(exclusive_scan(in, out, n, work)); break;
   case 18: CK(find_repeats(in, n, out, g_count, work)); break;
-  case 29: CK(cub_row(true, in, out, n, g_cub_temp, &g_cub_bytes)); break;
-  case 30: CK(cub_row(false, in, out, n, g_cub_temp, &g_cub_bytes)); break;
+  case 29: cub_run(HX04_CUB_SELECT_REPEATS, in, out, n); break;
+  case 30: cub_run(HX04_CUB_EXCLUSIVE_SUM, in, out, n); break;
   case 13: ldg_coupled<0><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
