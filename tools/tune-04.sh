@@ -3,7 +3,7 @@
 # hand, side by side with CUB and a copy (solutions/04-large-scan/large_scan.cu
 # reads LS_CFG_THREADS, LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS, LS_CFG_RING,
 # LS_CFG_DEPTH, LS_CFG_LOOKS, LS_CFG_BACKOFF_NS, LS_CFG_PERSISTENT,
-# LS_CFG_STREAM, LS_CFG_WARPSCAN and LS_CFG_HELD_SMEM).
+# LS_CFG_STREAM, LS_CFG_WARPSCAN, LS_CFG_HELD_SMEM and LS_CFG_AHEAD).
 #
 #   bash tools/tune-04.sh build [SHAPE...]   here (nvcc): one harness per shape
 #   bash tools/tune-04.sh check              on the GPU host: every case, every shape
@@ -21,7 +21,9 @@
 # alone, LS_CFG_STREAM 2) and x (no transpose: each warp scans its own part
 # of the tile in registers, LS_CFG_WARPSCAN; not with r or dD) and h (after x: a scan's held results
 # wait in a double buffer of dynamic shared memory, not in registers, so that
-# 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM), in that order.
+# 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM) and a (after x: each look-back
+# ends at the block's own previous tile, every thread reading one slot of the gap: LS_CFG_AHEAD; a2: that slot
+# read first before the next tile's loads, LS_CFG_AHEAD 2), in that order.
 # 384x32x2xh is the reference's own shape (512x16x2 before session 9). The
 # default shapes are its neighbours: one block a tile, a wider window, a
 # back-off, other tiles and the earlier reference
@@ -55,14 +57,16 @@ case ${1:-} in
     shift
     shapes=${*:-384x32x2xh 384x32x2nxh 384x32x2w4xh 384x32x2s64xh 512x24x2xh 512x20x2x 256x32x3xh 512x16x2}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
-    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?([cl])?(x)?(h)?$'
+    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?([cl])?(x)?(h)?(a([12])?)?$'
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
       s=${spec#*:}
-      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
+      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h][a[2]] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
       [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
         { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r or dD" >&2; exit 2; }
       [ -n "${BASH_REMATCH[14]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
         { echo "tune-04: '$s': h (held results in shared memory) is a way of x's kernels: write xh" >&2; exit 2; }
+      [ -n "${BASH_REMATCH[15]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
+        { echo "tune-04: '$s': a (the look-back anchored on the block's previous tile) is a way of x's kernels: write xa or xha" >&2; exit 2; }
       [[ $spec == *:* ]] || continue
       for f in large_scan.cu lookback.cuh; do
         git cat-file -e "${spec%%:*}:solutions/04-large-scan/$f" 2> /dev/null ||
@@ -87,6 +91,7 @@ case ${1:-} in
       flags+=" -DLS_CFG_STREAM=$(case ${BASH_REMATCH[12]} in c) echo 1 ;; l) echo 2 ;; *) echo 0 ;; esac)"
       flags+=" -DLS_CFG_WARPSCAN=$([ -n "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
       flags+=" -DLS_CFG_HELD_SMEM=$([ -n "${BASH_REMATCH[14]}" ] && echo 1 || echo 0)"
+      flags+=" -DLS_CFG_AHEAD=$([ -n "${BASH_REMATCH[15]}" ] && echo "${BASH_REMATCH[16]:-1}" || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \

@@ -388,6 +388,7 @@ static __device__ __forceinline__ unsigned ls_thread_count(int op, const uint4 *
 }
 #endif
 
+#if !LS_CFG_AHEAD
 // Step 4 of a round (both versions of the loop below): when the block holds a
 // tile (`held` below `tiles`), warp 0 looks back for it and thread 0 puts the
 // sum of every earlier tile in *s_prefix; for find_repeats the last tile's
@@ -402,6 +403,7 @@ static __device__ __forceinline__ void ls_look_back_held(int op, int layout, uns
     if (op == LS_REPEATS && held == tiles - 1) *count = prefix + held_sum; // the last tile knows the total
   }
 }
+#endif
 
 // find_repeats: a held tile's indices out, from `prefix` on. Bit k of a
 // thread's flags marks element first + k as a repeat; `before` is the count
@@ -525,8 +527,14 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 #else
   __shared__ uint4 s_res[LS_TILE / 4];
 #endif
-  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next, s_prefix[2];
+  __shared__ unsigned s_warp[LS_WARPS], s_first, s_next;
   __shared__ ls_tickets s_tickets;
+#if LS_CFG_AHEAD
+  __shared__ unsigned s_gap[2][LS_WARPS]; // the warps' parts of the gap's sum, by the round's parity
+  unsigned anchor_next = 0, anchor_incl = 0; // the tile after the block's last held one, and that one's inclusive prefix
+#else
+  __shared__ unsigned s_prefix[2]; // held's prefix, by the round's parity
+#endif
   ls_header *h = (ls_header *)work;
   unsigned *slots = (unsigned *)(h + 1);
   int t = threadIdx.x, round = 0;
@@ -540,6 +548,9 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
+#if LS_CFG_AHEAD
+    unsigned gap_status = LS_NOT_READY, gap_value = 0; // LS_CFG_AHEAD 2: the early read of the gap
+#endif
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
       size_t base = (size_t)tile * LS_TILE;
@@ -560,14 +571,32 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
       }
+#if LS_CFG_AHEAD == 2
+      if (held < tiles) gap_status = ls_gap_early(layout, slots, anchor_next, held, epoch, &gap_value);
+#endif
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
+#if LS_CFG_AHEAD
+    if (held < tiles) {
+      unsigned part = ls_warp_sum(ls_gap_part(layout, slots, anchor_next, held, epoch, gap_status, gap_value));
+      if ((t & 31) == 0) s_gap[round & 1][t >> 5] = part;
+    }
+#else
     ls_look_back_held(op, layout, slots, held, tiles, epoch, held_sum, &s_prefix[round & 1], count);
+#endif
     __syncthreads(); // held's prefix is in shared memory before anyone reads it
     if (held < tiles) {
       size_t base = (size_t)held * LS_TILE;
       int valid = ls_valid(n, base);
+#if LS_CFG_AHEAD
+      unsigned prefix = anchor_incl;
+#pragma unroll
+      for (int w = 0; w < LS_WARPS; w++) prefix += s_gap[round & 1][w];
+      anchor_next = held + 1, anchor_incl = prefix + held_sum;
+      if (op == LS_REPEATS && held == tiles - 1 && t == 0) *count = prefix + held_sum; // the last tile knows the total
+#else
       unsigned prefix = s_prefix[round & 1];
+#endif
       if (op == LS_SCAN) {
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) // held's results: last round's (LS_CFG_HELD_SMEM), or in r
@@ -588,6 +617,8 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
     tile = next, round++;
   }
 }
+#elif LS_CFG_AHEAD
+#error "LS_CFG_AHEAD 1 is a way of LS_CFG_WARPSCAN 1's kernels"
 #elif !LS_CFG_RING
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,
@@ -870,6 +901,9 @@ static cudaError_t ls_allow_smem(const void *kernel, size_t bytes) {
 // 0 (a tuning experiment).
 #ifndef LS_CFG_PERSISTENT
 #define LS_CFG_PERSISTENT 1
+#endif
+#if LS_CFG_AHEAD && !LS_CFG_PERSISTENT
+#error "LS_CFG_AHEAD 1 anchors a look-back on the block's previous tile: persistent blocks only"
 #endif
 static cudaError_t ls_grid(const void *kernel, size_t smem, unsigned tiles, unsigned *grid) {
   static struct {

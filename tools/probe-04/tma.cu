@@ -48,6 +48,12 @@
 //      writes back as it evicts them) and, in the rows named _clean, after
 //      the same and a read of twice L2's size (untimed), so that L2 holds
 //      clean lines only. Session 11.
+//  12. (./tma ahead, row ldg_rounds_ahead, MODE 5) Question 4's rounds with
+//      the look-back ending at the block's own previous tile, whose inclusive
+//      prefix the block knows: tiles publish AGGREGATEs only, so no tile
+//      waits for another's look-back (no chain of PREFIXes), and every thread
+//      reads one slot of the gap since that tile. ref_scan is the reference
+//      as built (-DLS_CFG_AHEAD=1 for the same in the scan). Session 12.
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
 // slower still, and a free first wave changes nothing. What it found on the
@@ -330,14 +336,19 @@ static __device__ __forceinline__ void add_stats(bool looked, unsigned long long
   if (looked) atomicAdd(&g_stats[0], lb_cycles), atomicAdd(&g_stats[1], lbs);
   atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
 }
+// 12. (MODE 5) The look-back that ends at the block's own previous tile
+// (LS_CFG_AHEAD's, lookback.cuh): tiles publish AGGREGATEs only, and every
+// thread of the block reads one slot of the gap since the block's previous
+// tile (ls_gap_part); the prefix is that tile's inclusive prefix plus the gap.
 template <int MODE>
 static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, uint4 *out, size_t vecs) {
-  __shared__ unsigned s_t[2], s_pre;
+  __shared__ unsigned s_t[2], s_pre, s_gap[2][16];
   __shared__ uint4 s_stage[2048];
   unsigned tiles = (unsigned)(vecs / 2048);
   unsigned *slots = (unsigned *)g_slots;
   int t = threadIdx.x, p = 0;
   unsigned long long lb_cycles = 0, lbs = 0, round_cycles = 0, rounds = 0;
+  unsigned anchor_next = 0, anchor_incl = 0; // MODE 5: the tile after the block's last held one, its inclusive prefix
   unsigned tile = first_tile(&s_t[0]), held = tiles;
   uint4 v[4], r[4];
   if (tile < tiles) load_tile(in, tile, v);
@@ -354,7 +365,12 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
       }
       if (next < tiles) load_tile(in, next, v);
     }
-    if (held < tiles && t < 32) {
+    if (MODE == 5 && held < tiles) {
+      long long lb_start = clock64();
+      unsigned part = ls_warp_sum(ls_gap_part(LS_PACKED, slots, anchor_next, held, 1, LS_NOT_READY, 0));
+      if ((t & 31) == 0) s_gap[p][t >> 5] = part;
+      if (t == 0) lb_cycles += clock64() - lb_start, lbs++;
+    } else if (held < tiles && t < 32) {
       long long lb_start = clock64();
       if (MODE == 3 && held < gridDim.x) {
         if (t == 0) s_pre = held;
@@ -384,6 +400,11 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     __syncthreads();
     if (held < tiles) {
       unsigned add = MODE >= 2 ? s_pre : 0;
+      if (MODE == 5) {
+        add = anchor_incl;
+        for (int w = 0; w < 16; w++) add += s_gap[p][w];
+        anchor_next = held + 1, anchor_incl = add + 1;
+      }
       store_tile(out, held, r, add);
     }
     if (tile < tiles)
@@ -930,6 +951,7 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 17: ldg_coupled<3><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
+  case 31: ldg_coupled<5><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 16: ldg_async_lookback<<<grid = sms * 2, 544>>>(i4, o4, vecs); break;
   case 19: ldg_cluster<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 20: ldg_cluster<4><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
@@ -954,6 +976,7 @@ int main(int argc, char **argv) {
   bool served = argc > 1 && !strcmp(argv[1], "server");     // question 9
   bool deep = argc > 1 && !strcmp(argv[1], "deep");         // question 10
   bool l2 = argc > 1 && !strcmp(argv[1], "l2");             // question 11
+  bool ahead = argc > 1 && !strcmp(argv[1], "ahead");       // question 12
   std::vector<size_t> sizes = {(size_t)1 << 24, (size_t)1 << 26, (size_t)1 << 28};
   if ((sized || l2) && argc > 2) {
     sizes.clear();
@@ -976,7 +999,7 @@ int main(int argc, char **argv) {
   CK(cudaMemset(g_status, 0, 256 * 32 * 4));
   size_t scratch_vecs = 2 * (size_t)prop.l2CacheSize / 16; // question 11's sweep: twice L2
   uint4 *scratch = NULL;
-  if (l2) {
+  if (l2 || ahead) {
     CK(cudaMalloc(&scratch, scratch_vecs * 16));
     CK(cudaMemset(scratch, 0, scratch_vecs * 16));
   }
@@ -1005,14 +1028,20 @@ int main(int argc, char **argv) {
                          {"ref_repeats", 18},       {"cub_select", 29},       {"memcpy_d2d_clean", CLEAN},
                          {"ref_scan_clean", 12 | CLEAN}, {"cub_scan_clean", 30 | CLEAN},
                          {"ref_repeats_clean", 18 | CLEAN}, {"cub_select_clean", 29 | CLEAN}};
-  const row *rows_used = l2          ? l2_rows
+  // Question 12, every sample from a clean L2 as the judge's.
+  const row ahead_rows[] = {{"memcpy_d2d", CLEAN},           {"ldg_rounds_wait32", 14 | CLEAN},
+                            {"ldg_rounds_lookback", 15 | CLEAN}, {"ldg_rounds_ahead", 31 | CLEAN},
+                            {"ref_scan", 12 | CLEAN}};
+  const row *rows_used = ahead       ? ahead_rows
+                         : l2          ? l2_rows
                          : coupling  ? coupled_rows
                          : sized     ? sized_rows
                          : clustered ? cluster_rows
                          : served    ? server_rows
                          : deep      ? deep_rows
                                      : rows;
-  const int R = l2          ? 10
+  const int R = ahead       ? 5
+                : l2          ? 10
                 : coupling  ? 8
                 : sized     ? 3
                 : clustered ? 7
