@@ -22,11 +22,12 @@
 # of the tile in registers, LS_CFG_WARPSCAN; not with r or dD) and h (after x: a scan's held results
 # wait in a double buffer of dynamic shared memory, not in registers, so that
 # 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM) and a (after x: each look-back
-# ends at the block's own previous tile, every thread reading one slot of the gap: LS_CFG_AHEAD; a2: that slot
-# read first before the next tile's loads, LS_CFG_AHEAD 2), in that order.
-# 384x32x2xh is the reference's own shape (512x16x2 before session 9). The
-# default shapes are its neighbours: one block a tile, a wider window, a
-# back-off, other tiles and the earlier reference
+# ends at the block's own previous tile, every thread reading one slot of the gap: LS_CFG_AHEAD; without a, the
+# look-back to the nearest PREFIX, as before session 12), in that order.
+# 384x32x2xha is the reference's own shape (384x32x2xh in sessions 9-11,
+# 512x16x2 before session 9). The default shapes are its neighbours: the
+# look-back to the nearest PREFIX (with one block a tile too), other tiles and
+# the earlier reference
 # (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
 # they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
 # beside today's). `build` writes build/tune-04/ afresh, so that `check` and
@@ -55,12 +56,12 @@ built_shapes() { for b in "$dir"/*x*x*; do case $b in *.log | *.o) ;; *) echo "$
 case ${1:-} in
   build)
     shift
-    shapes=${*:-384x32x2xh 384x32x2nxh 384x32x2w4xh 384x32x2s64xh 512x24x2xh 512x20x2x 256x32x3xh 512x16x2}
+    shapes=${*:-384x32x2xha 384x32x2xh 384x32x2nxh 512x24x2xha 512x20x2xa 256x32x3xha 512x16x2}
     [ -f build/runner/librunner.a ] || { echo "tune-04: build/runner/librunner.a is missing: run 'make gpu-carry ARCH=$ARCH' first" >&2; exit 2; }
-    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?([cl])?(x)?(h)?(a([12])?)?$'
+    shape_re='^([0-9]+)x([0-9]+)x([0-9]+)(r)?(d([0-9]+))?(s([0-9]+))?(w([0-9]+))?(n)?([cl])?(x)?(h)?(a)?$'
     for spec in $shapes; do # every shape and revision is checked before the last build is cleared
       s=${spec#*:}
-      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h][a[2]] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
+      [[ $s =~ $shape_re ]] || { echo "tune-04: '$s' is not THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h][a] (e.g. 256x16x4, 512x32x2r, 512x16x2d2, 128x12x16s64w2 or 256x16x4n)" >&2; exit 2; }
       [ -n "${BASH_REMATCH[13]}" ] && [ -n "${BASH_REMATCH[4]}${BASH_REMATCH[5]}" ] &&
         { echo "tune-04: '$s': x (no transpose) keeps no ring of tiles, so it takes no r or dD" >&2; exit 2; }
       [ -n "${BASH_REMATCH[14]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
@@ -91,7 +92,7 @@ case ${1:-} in
       flags+=" -DLS_CFG_STREAM=$(case ${BASH_REMATCH[12]} in c) echo 1 ;; l) echo 2 ;; *) echo 0 ;; esac)"
       flags+=" -DLS_CFG_WARPSCAN=$([ -n "${BASH_REMATCH[13]}" ] && echo 1 || echo 0)"
       flags+=" -DLS_CFG_HELD_SMEM=$([ -n "${BASH_REMATCH[14]}" ] && echo 1 || echo 0)"
-      flags+=" -DLS_CFG_AHEAD=$([ -n "${BASH_REMATCH[15]}" ] && echo "${BASH_REMATCH[16]:-1}" || echo 0)"
+      flags+=" -DLS_CFG_AHEAD=$([ -n "${BASH_REMATCH[15]}" ] && echo 1 || echo 0)"
       # shellcheck disable=SC2086
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \

@@ -5,8 +5,9 @@
 //   decoupled_lookback  exclusive_scan: one pass. Each block takes a tile id from
 //                       an atomic counter, scans its tile, publishes the tile's
 //                       sum in one 64-bit status word (flag + value), and looks
-//                       back over its predecessors' words, 32 at a time, until
-//                       it meets an inclusive prefix. 2n elements moved.
+//                       back over its predecessors' words as far as its own
+//                       previous tile, whose inclusive prefix it knows, every
+//                       thread reading one word. 2n elements moved.
 //   lookback_acqrel     the same with flag, aggregate and prefix in separate
 //                       32-bit words, ordered by st.release / ld.acquire.
 //   hierarchical        scan the tiles, scan the tile sums recursively, add the
@@ -19,7 +20,7 @@
 // Layers, as in CUB: tile loading and storing (16-byte vectors, coalesced: in
 // the single-pass kernels each warp owns a consecutive part of the tile, the
 // others go through shared memory), the block scan (warp shuffles, then the
-// warps' totals), the look-back (one warp: lookback.cuh), the kernels, and the
+// warps' totals), the look-back (lookback.cuh), the kernels, and the
 // host entry points, which only launch and return errors.
 #include <stdint.h>
 
@@ -31,13 +32,13 @@
 // 384 threads x 32 elements: a tile of 12288 (48 KiB), two blocks an SM.
 // Thirty-two elements a thread are eight 16-byte loads in flight per thread,
 // and with the next tile's loads issued before the look-back (below) that
-// covers DRAM latency on an H100. What is left above a copy is mostly the
-// look-back's chain (a tile waits until a tile within reach has finished its
-// own look-back), paid once a tile: so the tiles are as big as the registers
-// allow, with the held tile's results in shared memory (LS_CFG_HELD_SMEM).
-// Of the shapes measured (512 x 16 through a transpose, 512 x 20, 512 x 24,
-// 512 x 28, 256 x 16 with 4 blocks an SM, ...: tuning-04-h100.txt, sessions 8
-// and 9) this was the fastest, 1.02-1.06x a copy's time.
+// covers DRAM latency on an H100. A look-back is paid once a tile, so the
+// tiles are as big as the registers allow, with the held tile's results in
+// shared memory (LS_CFG_HELD_SMEM). Of the shapes measured (512 x 16 through
+// a transpose, 512 x 20, 512 x 24, 512 x 28, 256 x 16 with 4 blocks an SM,
+// ...: tuning-04-h100.txt, sessions 8 and 9) this was the fastest, 1.02-1.06x
+// a copy's time with the look-back to the nearest PREFIX; with the look-back
+// to the block's own previous tile (LS_CFG_AHEAD, session 12) 0.99-1.00x.
 //
 // The shape and the look-back's pause can be changed from the compiler's
 // command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
@@ -84,6 +85,16 @@
 #endif
 #if LS_CFG_HELD_SMEM && !LS_CFG_WARPSCAN
 #error "LS_CFG_HELD_SMEM 1 needs LS_CFG_WARPSCAN 1"
+#endif
+// LS_CFG_AHEAD 1 (the default with LS_CFG_WARPSCAN 1, since session 12): a
+// look-back ends at the block's own previous tile (ls_gap_part in
+// lookback.cuh); 0: at the nearest PREFIX, one warp reading windows of 32
+// (ls_look_back), as before session 12 and in the other kernels.
+#ifndef LS_CFG_AHEAD
+#define LS_CFG_AHEAD LS_CFG_WARPSCAN
+#endif
+#if LS_CFG_AHEAD && !LS_CFG_WARPSCAN
+#error "LS_CFG_AHEAD 1 needs LS_CFG_WARPSCAN 1"
 #endif
 #define LS_DYNAMIC_SMEM (LS_CFG_RING || LS_CFG_HELD_SMEM) // some kernels take dynamic shared memory
 #ifndef LS_CFG_DEPTH
@@ -426,8 +437,12 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 //      another tile;
 //   3. the next tile's loads are issued into the registers the tile used (its
 //      results wait in shared memory), and stay in flight during 4 and 5;
-//   4. warp 0 looks back for `held` (lookback.cuh), whose sum went out a
-//      round ago, so its predecessors have had a round to publish theirs;
+//   4. the block looks back for `held` (lookback.cuh), whose sum went out a
+//      round ago, so its predecessors have had a round to publish theirs:
+//      with LS_CFG_AHEAD (the default) every thread reads one slot of the
+//      tiles between the block's previous tile and `held`, and the block adds
+//      them to that tile's inclusive prefix; without it, warp 0 reads windows
+//      of 32 slots back to the nearest PREFIX;
 //   5. held's results, plus its prefix, go out; the tile's results move from
 //      shared memory to the registers held's used (a scan), or stay as 16
 //      flag bits a thread (find_repeats), and the tile becomes `held`.
@@ -436,7 +451,9 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // own block's previous look-back before it publishes, so every look-back
 // would wait on the slowest of its predecessors' blocks. Per tile: 12288
 // elements read once (16-byte loads); for a scan, 12288 written once; one
-// status slot written twice; the look-back reads 32 slots per window row.
+// status slot written (with LS_CFG_AHEAD; twice without); the look-back reads
+// about one slot per block on the GPU (LS_CFG_AHEAD; without, 32 slots per
+// window row).
 #if LS_CFG_WARPSCAN
 // LS_CFG_WARPSCAN 1 (the default since session 9): the rounds without the
 // transpose.
@@ -548,9 +565,6 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   if (tile < tiles) ls_fetch_warp(op, in, n, tile, v, &after);
   while (tile < tiles || held < tiles) {
     unsigned next = tiles, sum = 0, flags = 0, off[LS_VECS], cnt[LS_VECS];
-#if LS_CFG_AHEAD
-    unsigned gap_status = LS_NOT_READY, gap_value = 0; // LS_CFG_AHEAD 2: the early read of the gap
-#endif
     if (tile < tiles) {
       if (t == 0) s_next = ls_next_ticket(h, &s_tickets);
       size_t base = (size_t)tile * LS_TILE;
@@ -571,14 +585,11 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
 #pragma unroll
         for (int j = 0; j < LS_VECS; j++) ls_results(s_res, round)[ls_warp_vec(j)] = ls_vector_exclusive(v[j], off[j]);
       }
-#if LS_CFG_AHEAD == 2
-      if (held < tiles) gap_status = ls_gap_early(layout, slots, anchor_next, held, epoch, &gap_value);
-#endif
       if (next < tiles) ls_fetch_warp(op, in, n, next, v, &after);
     }
 #if LS_CFG_AHEAD
     if (held < tiles) {
-      unsigned part = ls_warp_sum(ls_gap_part(layout, slots, anchor_next, held, epoch, gap_status, gap_value));
+      unsigned part = ls_warp_sum(ls_gap_part(layout, slots, anchor_next, held, epoch));
       if ((t & 31) == 0) s_gap[round & 1][t >> 5] = part;
     }
 #else
@@ -617,8 +628,6 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
     tile = next, round++;
   }
 }
-#elif LS_CFG_AHEAD
-#error "LS_CFG_AHEAD 1 is a way of LS_CFG_WARPSCAN 1's kernels"
 #elif !LS_CFG_RING
 static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, const unsigned *in, unsigned *out,
                                                          unsigned *count, size_t n, unsigned tiles, unsigned span,

@@ -190,39 +190,34 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
   return prefix;
 }
 
-// LS_CFG_AHEAD 1 (a tuning experiment, off by default): a look-back that
-// ends at the block's own previous tile, whose inclusive prefix the block
-// already knows, instead of at the nearest PREFIX. A tile's prefix is then
-// that prefix plus the AGGREGATEs of the tiles between (about one per block
-// on the GPU), which their blocks publish as soon as the tiles land: no tile
-// waits for another tile's look-back, so there is no chain of PREFIXes, and
-// nobody publishes one (CCCL's 2025 "decoupled look-ahead" scan drops the
-// chain the same way). Every thread of the block reads one slot of the gap
-// at once (more only when the gap is longer than the block), rather than one
-// warp reading window after window. This is the part of the sum that thread
-// adds: the slots of tiles from + threadIdx.x, from + threadIdx.x +
-// blockDim.x, ... below `tile`, each waited for until it has published. Tile
-// 0's PREFIX is its own sum, so any status's value is an aggregate here.
-// LS_CFG_AHEAD 2 reads each thread's first slot early, before the next
-// tile's loads are issued (ls_gap_early), so that it does not queue behind
-// them; `status` and `value` are what that read saw (LS_NOT_READY: read again).
-#ifndef LS_CFG_AHEAD
-#define LS_CFG_AHEAD 0
-#endif
-static __device__ __forceinline__ unsigned ls_gap_early(int layout, const unsigned *slots, unsigned from,
-                                                        unsigned tile, unsigned epoch, unsigned *value) {
-  unsigned p = from + threadIdx.x;
-  *value = 0;
-  return p < tile ? ls_peek(layout, ls_slot(layout, (unsigned *)slots, p), epoch, value) : LS_NOT_READY;
-}
+// The look-back of the single-pass kernels (LS_CFG_AHEAD 1, the default
+// since session 12): it ends at the block's own previous tile, whose
+// inclusive prefix the block already knows, not at the nearest PREFIX. A
+// tile's prefix is that prefix plus the AGGREGATEs of the tiles between
+// (about as many as there are blocks on the GPU), which their blocks publish
+// as soon as the tiles land. So no tile waits for another tile's look-back:
+// there is no chain of PREFIXes, and no block publishes one. Every thread of
+// the block reads one slot of the gap (more only when the gap is longer than
+// the block), all at once, where ls_look_back above has one warp read window
+// after window. CCCL's scan for Blackwell (2025, "decoupled look-ahead")
+// drops the chain the same way. On the H100 this took the scan from 1.02-1.04x
+// a copy's time to 0.99-1.00x (tuning-04-h100.txt, session 12).
+//
+// This is the part of the sum that the calling thread adds: the slots of
+// tiles from + threadIdx.x, from + threadIdx.x + blockDim.x, ... below
+// `tile`, each waited for until it has published. Tile 0's PREFIX is its own
+// sum, so any status's value is an aggregate here. It never waits forever:
+// each of those tiles has a smaller id, so its block is running, and a block
+// publishes a tile's sum before it waits on anything in that round (the
+// kernels' step 2); by induction from tile 0, every sum gets published.
 static __device__ __forceinline__ unsigned ls_gap_part(int layout, const unsigned *slots, unsigned from,
-                                                       unsigned tile, unsigned epoch, unsigned status,
-                                                       unsigned value) {
+                                                       unsigned tile, unsigned epoch) {
   unsigned part = 0;
   for (unsigned p = from + threadIdx.x; p < tile; p += blockDim.x) {
-    while (status == LS_NOT_READY) status = ls_peek(layout, ls_slot(layout, (unsigned *)slots, p), epoch, &value);
+    unsigned value;
+    while (ls_peek(layout, ls_slot(layout, (unsigned *)slots, p), epoch, &value) == LS_NOT_READY) {
+    }
     part += value;
-    status = LS_NOT_READY;
   }
   return part;
 }

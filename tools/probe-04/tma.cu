@@ -53,7 +53,11 @@
 //      prefix the block knows: tiles publish AGGREGATEs only, so no tile
 //      waits for another's look-back (no chain of PREFIXes), and every thread
 //      reads one slot of the gap since that tile. ref_scan is the reference
-//      as built (-DLS_CFG_AHEAD=1 for the same in the scan). Session 12.
+//      as built (-DLS_CFG_AHEAD=0: its look-back to the nearest PREFIX).
+//      Session 12: 0.97 / 1.00 / 1.00x the copy at 2^24 / 2^26 / 2^28, as
+//      fast as waiting for 32 AGGREGATEs (wait32), against the look-back's
+//      1.05 / 1.06 / 1.04; the reference with it 1.00 / 1.01 / 1.00, without
+//      1.03 / 1.02 / 1.02. It became the reference's look-back.
 // Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
 // PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
 // slower still, and a free first wave changes nothing. What it found on the
@@ -367,7 +371,7 @@ static __global__ void __launch_bounds__(512, 2) ldg_coupled(const uint4 *in, ui
     }
     if (MODE == 5 && held < tiles) {
       long long lb_start = clock64();
-      unsigned part = ls_warp_sum(ls_gap_part(LS_PACKED, slots, anchor_next, held, 1, LS_NOT_READY, 0));
+      unsigned part = ls_warp_sum(ls_gap_part(LS_PACKED, slots, anchor_next, held, 1));
       if ((t & 31) == 0) s_gap[p][t >> 5] = part;
       if (t == 0) lb_cycles += clock64() - lb_start, lbs++;
     } else if (held < tiles && t < 32) {
