@@ -123,6 +123,25 @@ START_TEST(test_01_ptx_counts) {
 }
 END_TEST
 
+/* The GPU fault lookback-lastrow (gpu-tier.sh) has a wrong look-back to the
+ * nearest PREFIX, window after window (ls_look_back with LS_CFG_AHEAD 0); the
+ * solution's kernels look back to the block's own previous tile instead and
+ * read no windows. So the fault's scan kernel must ballot over its windows,
+ * and the solution's must not: were the fault's function not called, the GPU
+ * tier would find the fault's scan right (as it did before the fault set
+ * LS_CFG_AHEAD 0). */
+START_TEST(test_04_fault_ptx) {
+  static const char KERNEL[] = "_Z14ls_scan_packedPKjPjmjjPv", BALLOT[] = "^[[:space:]]*vote\\.sync\\.ballot";
+  char err[256];
+  long fault = ptx_count("build/gpu-faults/lookback-lastrow/04-large-scan/student.ptx", KERNEL, BALLOT, err, sizeof err);
+  ck_assert_msg(fault >= 0, "%s", err);
+  ck_assert_msg(fault > 0, "the lookback-lastrow fault's %s has no ballot: its windowed look-back is not compiled in", KERNEL);
+  long sol = ptx_count("build/solutions/04-large-scan/harness.ptx", KERNEL, BALLOT, err, sizeof err);
+  ck_assert_msg(sol >= 0, "%s", err);
+  ck_assert_msg(sol == 0, "the solution's %s has %ld ballots: its look-back reads windows again", KERNEL, sol);
+}
+END_TEST
+
 /* The 03 bank-conflict model on the three layouts: the starter's unpadded tree
  * conflicts, the solution's padding leaves none, and the classic 16-bank
  * offset still leaves 2-way conflicts on 32 banks. */
@@ -388,6 +407,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_every_conf_loads);
   tcase_add_test(t, test_handout_table_matches_conf);
   tcase_add_test(t, test_01_ptx_counts);
+  tcase_add_test(t, test_04_fault_ptx);
   tcase_add_test(t, test_03_model_layouts);
   tcase_add_test(t, test_litmus_ptx);
   tcase_add_test(t, test_grade_starter_fails_where_expected);

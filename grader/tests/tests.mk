@@ -41,7 +41,7 @@ $(B)/tools/probe-04/tma: tools/probe-04/tma.cu $(wildcard solutions/04-large-sca
 .PHONY: test-builds test-run
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04)
+	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== unit tests (Check)"
@@ -53,6 +53,14 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"
 	@mkdir -p $(B)/figures && $(call draw_figures,$(B)/figures)
 	@echo "== make test: all passed"
+
+# The PTX of the 04 GPU fault whose bug is in a function the reference itself
+# no longer calls, for the check that the fault's kernels call it (test_repo.c).
+GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx
+$(GPU_FAULT_PTX): grader/tests/gpu-faults/lookback-lastrow/04-large-scan/large_scan.cu \
+                  $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Iassignments/04-large-scan $< -o $@
 
 # GPU-tier faults: the 01 solution with one fault injected each
 # (grader/tests/gpu-faults/<fault>/<NN>/), built here, run by gpu-tier.sh.
