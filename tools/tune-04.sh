@@ -19,11 +19,13 @@
 # block a tile, as the reference was before 2026-11-23), c (streaming,
 # evict-first loads and stores of full tiles: LS_CFG_STREAM; l: the loads
 # alone, LS_CFG_STREAM 2) and x (no transpose: each warp scans its own part
-# of the tile in registers, LS_CFG_WARPSCAN; not with r or dD) and h (after x: a scan's held results
-# wait in a double buffer of dynamic shared memory, not in registers, so that
-# 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM) and a (after x: each look-back
-# ends at the block's own previous tile, every thread reading one slot of the gap: LS_CFG_AHEAD; without a, the
-# look-back to the nearest PREFIX, as before session 12), in that order.
+# of the tile in registers, LS_CFG_WARPSCAN; not with r or dD) and h (after
+# x: a scan's held results wait in a double buffer of dynamic shared memory,
+# not in registers, so that 512x24x2xh and 512x28x2xh fit: LS_CFG_HELD_SMEM)
+# and a (after x: each look-back ends at the block's own previous tile, every
+# thread reading one slot of the gap: LS_CFG_AHEAD; it reads no windows, so
+# not with sNS or wK; without a, the look-back to the nearest PREFIX, as
+# before session 12), in that order.
 # 384x32x2xha is the reference's own shape (384x32x2xh in sessions 9-11,
 # 512x16x2 before session 9). The default shapes are its neighbours: the
 # look-back to the nearest PREFIX (with one block a tile too), other tiles and
@@ -68,6 +70,8 @@ case ${1:-} in
         { echo "tune-04: '$s': h (held results in shared memory) is a way of x's kernels: write xh" >&2; exit 2; }
       [ -n "${BASH_REMATCH[15]}" ] && [ -z "${BASH_REMATCH[13]}" ] &&
         { echo "tune-04: '$s': a (the look-back anchored on the block's previous tile) is a way of x's kernels: write xa or xha" >&2; exit 2; }
+      [ -n "${BASH_REMATCH[15]}" ] && [ -n "${BASH_REMATCH[7]}${BASH_REMATCH[9]}" ] &&
+        { echo "tune-04: '$s': a (the look-back anchored on the block's previous tile) reads no windows, so it takes no sNS or wK" >&2; exit 2; }
       [[ $spec == *:* ]] || continue
       for f in large_scan.cu lookback.cuh; do
         git cat-file -e "${spec%%:*}:solutions/04-large-scan/$f" 2> /dev/null ||
@@ -149,5 +153,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h]...] | check | run" >&2; exit 2 ;;
+  *) echo "usage: tools/tune-04.sh build [[REV:]THREADSxITEMSxBLOCKS[r][dD][sNS][wK][n][c|l][x][h][a]...] | check | run" >&2; exit 2 ;;
 esac

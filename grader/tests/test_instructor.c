@@ -250,6 +250,7 @@ START_TEST(test_tune04_refuses) {
       {"bash tools/tune-04.sh build 512x16x2d2x", "tune-04: '512x16x2d2x': x (no transpose) keeps no ring of tiles", 0},
       {"bash tools/tune-04.sh build 512x24x2h", "tune-04: '512x24x2h': h (held results in shared memory) is a way of x's", 0},
       {"bash tools/tune-04.sh build 384x32x2a", "tune-04: '384x32x2a': a (the look-back anchored on the block's previous tile) is a way of x's", 0},
+      {"bash tools/tune-04.sh build 384x32x2w4xha", "tune-04: '384x32x2w4xha': a (the look-back anchored on the block's previous tile) reads no windows", 0},
       {"bash tools/tune-04.sh frob", "usage: tools/tune-04.sh", 0},
       {"bash tools/tune-04.sh build no-such-rev:512x16x2",
        "tune-04: no solutions/04-large-scan/large_scan.cu at git revision 'no-such-rev'", 0},

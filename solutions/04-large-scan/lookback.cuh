@@ -210,12 +210,12 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
 // each of those tiles has a smaller id, so its block is running, and a block
 // publishes a tile's sum before it waits on anything in that round (the
 // kernels' step 2); by induction from tile 0, every sum gets published.
-static __device__ __forceinline__ unsigned ls_gap_part(int layout, const unsigned *slots, unsigned from,
-                                                       unsigned tile, unsigned epoch) {
+static __device__ __forceinline__ unsigned ls_gap_part(int layout, unsigned *slots, unsigned from, unsigned tile,
+                                                       unsigned epoch) {
   unsigned part = 0;
   for (unsigned p = from + threadIdx.x; p < tile; p += blockDim.x) {
     unsigned value;
-    while (ls_peek(layout, ls_slot(layout, (unsigned *)slots, p), epoch, &value) == LS_NOT_READY) {
+    while (ls_peek(layout, ls_slot(layout, slots, p), epoch, &value) == LS_NOT_READY) {
     }
     part += value;
   }
