@@ -10,12 +10,12 @@
 #   make bench A=04        (runs this at the end)
 #
 # A bench row (the judge's, grader/judge/judge_main.c):
-#   ROW KIND CASE N MEDIAN_MS GB/S X_COPY X_BASE WORK_MIB OK
+#   ROW KIND CASE N MEDIAN_MS GB/S X_COPY X_BASE WORK_MIB OK [OVH_US]
 # KIND one of copy, baseline, variant.
 # "## starter: NN" and "## solutions: NN" keep their source's name when `make
 # bench` labels them (SIDES=named), so one table can show both beside the reference.
 /^## / { side = ($2 == "reference:") ? "ref" : (named && $2 ~ /^(starter|solutions):$/) ? substr($2, 1, length($2) - 1) : "you"; next }
-/^#/ || NF != 10 || $5 !~ /^[0-9.]+$/ { next }
+/^#/ || (NF != 10 && NF != 11) || $5 !~ /^[0-9.]+$/ { next }
 {
   row = $1; kind = $2; key = $3 "@" $4
   if (kind != "variant" && side != "ref") next # the same copy and baselines as the reference's

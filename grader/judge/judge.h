@@ -92,6 +92,10 @@ typedef struct judge_spec {
   int bench_reps;
   double (*bytes_moved)(uint64_t n, uint64_t param);
   const char *bytes_note;
+  /* The bytes one call of a variant cannot avoid moving (a scan reads n ints and
+   * writes n; a frame writes its image): a perf duel's floor is a fraction of the
+   * time a device copy of them takes (--floor). NULL: bytes_moved. */
+  double (*unavoidable_bytes)(int variant, uint64_t n, uint64_t param);
 
   /* Rows of the bench build's runner beyond the variants (04: CUB). Each shares
    * the inputs and verdict of a variant (NULL: variant 0) and is timed up to a

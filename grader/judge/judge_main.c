@@ -98,8 +98,8 @@ static void copy_expect(judge_case *c, uint64_t k, void *const want[], uint8_t *
   copy_fill(judge_call_seed(c->seed, k), want[0], c->out[0].count);
 }
 
-static void copy_open(judge_case *c) {
-  uint64_t words = (uint64_t)(bytes_moved(c->n, c->param) / 2 / 4); /* read once, written once */
+static void copy_open(judge_case *c, double bytes) {
+  uint64_t words = (uint64_t)(bytes / 2 / 4); /* read once, written once */
   c->n_in = c->n_out = 1;
   c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = words};
   c->out[0] = (spec_buf){.name = "copy", .type = HX_UINT32, .count = words};
@@ -138,6 +138,7 @@ typedef struct case_plan {
   int runner_variant; /* the runner's slug index, or WIRE_COPY_VARIANT */
   const char *slug;
   int reps, warmup, batch;
+  double copy_bytes; /* the copy's bytes moved (read + written); 0: bytes_moved */
 } case_plan;
 
 static size_t align_up(size_t x) { return (x + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN; }
@@ -210,7 +211,7 @@ static void side_open(side *d, session *s, const case_plan *p, side *first, resu
     d->input = spec->input, d->expect = spec->expect, d->check = spec->check;
     char err[300];
     if (p->spec_variant == WIRE_COPY_VARIANT) {
-      copy_open(&d->own);
+      copy_open(&d->own, p->copy_bytes > 0 ? p->copy_bytes : bytes_moved(p->n, p->param));
       d->input = copy_input, d->expect = copy_expect, d->check = NULL;
     } else if (spec->open(&d->own, err, sizeof err)) {
       die(2, "case %s: %s", p->name, err);
@@ -306,12 +307,34 @@ static void side_close(side *d) {
   if (p->spec_variant != WIRE_COPY_VARIANT && spec->close) spec->close(&d->own);
 }
 
+/* One timed batch of `calls` calls on side i, the other side of a duel stopped
+ * meanwhile: its time per the judge's clock (session.c). */
+static double side_batch(side *d, int i, int n_sides, uint32_t calls) {
+  session_time t;
+  if (n_sides == 2) session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
+  int failed = session_prepare(d[i].s, calls) || session_go(d[i].s, &t);
+  if (n_sides == 2) session_resume(d[1 - i].s);
+  if (failed) runner_failed(d[i].s, d[i].p->name);
+  return t.ms;
+}
+
+/* What an empty window costs side i (the protocol and the wait for an idle
+ * device), per call of the case's batch: the median of a few. Every sample
+ * pays it; the batch keeps it a small share (docs/grading.md). */
+enum { OVERHEAD_PROBES = 5 };
+static void side_overhead(side *d, int i, int n_sides) {
+  double t[OVERHEAD_PROBES];
+  for (int k = 0; k < OVERHEAD_PROBES; k++) t[k] = side_batch(d, i, n_sides, 0);
+  d[i].res->overhead_ms = stats_median(t, OVERHEAD_PROBES) / d[i].p->batch;
+}
+
 /* One case on one runner (n_sides 1), or a perf duel (2): side 1 (the
  * reference) and side 0 (the student) take turns, sample by sample, on the
  * same inputs, so both see the same clocks; each call is verified, and an
  * expected output is computed once for both. The reference runs first in the
- * first sample, whose time sets the student's call limit (call_limit.h). */
-static void run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res) {
+ * first sample, whose time sets the student's call limit (call_limit.h). With
+ * floor_ms > 0, timed samples below it are counted in too_fast. */
+static void run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res, double floor_ms) {
   side d[2];
   lap(PH_START); /* what came before: starting the runners, or the previous case's line */
   /* The reference (side 1 of a duel) opens the case first, so its buffers and
@@ -322,6 +345,7 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
     int i = n_sides - 1 - k;
     side_open(&d[i], sessions[i], &plans[i], k ? &d[n_sides - 1] : NULL, &res[i]);
   }
+  for (int k = 0; k < n_sides; k++) side_overhead(d, n_sides - 1 - k, n_sides);
   lap(PH_OPEN);
   int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
   uint64_t call = 0;
@@ -330,13 +354,12 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
       int i = n_sides == 2 && sample % 2 == 0 ? 1 - t : t; /* the reference first in even samples */
       side_inputs(&d[i], call);
       lap(PH_INPUT);
-      double ms;
-      if (n_sides == 2) session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
-      int failed = session_run(d[i].s, (uint32_t)batch, &ms);
-      if (n_sides == 2) session_resume(d[1 - i].s);
-      if (failed) runner_failed(d[i].s, plans[i].name);
+      double ms = side_batch(d, i, n_sides, (uint32_t)batch);
       lap(PH_RUN);
-      if (sample >= warmup) d[i].ms[sample - warmup] = ms / batch;
+      if (sample >= warmup) {
+        d[i].ms[sample - warmup] = ms / batch;
+        if (floor_ms > 0 && ms / batch < floor_ms) res[i].too_fast++;
+      }
       if (n_sides == 2 && i == 1 && sample == 0) { /* the student's limit in this case, from the reference's batch */
         int derived = (int)(1000 * call_limit_s(ms));
         d[0].s->limit_ms = derived < call_limit_ms ? derived : call_limit_ms;
@@ -351,9 +374,26 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
         lap(PH_VERIFY);
       }
   }
+  for (int i = 0; i < n_sides; i++) res[i].floor_ms = floor_ms;
   for (int i = 0; i < n_sides; i++) side_close(&d[i]); /* the sharing side (the student's) first: the owner frees the case */
   lap(PH_CLOSE);
   profile_line(plans[0].name);
+}
+
+/* A duel's floor for one case (--floor F): the reference's runner copies the
+ * bytes a call cannot avoid moving, device to device, in batches like the
+ * case's; F times the copy's median per call. The student's process plays no
+ * part in it. */
+enum { FLOOR_COPY_REPS = 5 };
+static double duel_floor_ms(const case_plan *p) {
+  double bytes = spec->unavoidable_bytes ? spec->unavoidable_bytes(p->spec_variant, p->n, p->param) : bytes_moved(p->n, p->param);
+  if (!(bytes >= 8)) return 0; /* nothing to move (n = 0): no floor */
+  case_plan c = {p->name, p->n, p->seed, p->param, WIRE_COPY_VARIANT, WIRE_COPY_VARIANT, COPY_SLUG,
+                 FLOOR_COPY_REPS, 1, p->batch, bytes};
+  result_line r;
+  run_case(&c, (session *const[]){&versus}, 1, &r, 0);
+  if (!r.ok) die(4, "case %s: the reference's device copy for the floor was wrong", p->name);
+  return opts->floor * r.median_ms;
 }
 
 /* ---------------------------------------------------------------- result lines */
@@ -428,8 +468,9 @@ static void bench_row(const char *name, const char *kind, const char *case_name,
   double ms = res->median_ms, x_base = base_ms > 0 ? ms / base_ms : 0.0;
   char xb[16]; /* against a CPU baseline x_base is tiny: three digits (0.00347), not 0.00 */
   snprintf(xb, sizeof xb, x_base > 0 && x_base < 0.1 ? "%.3g" : "%.2f", x_base);
-  printf("%-28s %-8s %-14s %12" PRIu64 " %10.4f %9.1f %7.2f %7s %9.1f %4s\n", name, kind, case_name, n, ms,
-         bytes / (ms * 1e-3) / 1e9, ms / copy_ms, xb, (double)res->work_bytes / 1048576.0, res->ok ? "yes" : "NO");
+  printf("%-28s %-8s %-14s %12" PRIu64 " %10.4f %9.1f %7.2f %7s %9.1f %4s %7.2f\n", name, kind, case_name, n, ms,
+         bytes / (ms * 1e-3) / 1e9, ms / copy_ms, xb, (double)res->work_bytes / 1048576.0, res->ok ? "yes" : "NO",
+         1e3 * res->overhead_ms);
 }
 
 static int baseline_variant(int b) { return spec->baseline_variants ? spec->baseline_variants[b] : 0; }
@@ -498,8 +539,9 @@ static int bench(int n_baselines) {
   printf("# bytes per run: %s; GB/s = bytes / median; x_copy = time / copy time; x_base = time / %s time\n",
          spec->bytes_note ? spec->bytes_note : "n ints read + n ints written",
          n_baselines ? "its baseline's (the first, or the one of its variant)" : "(no baseline)");
-  printf("%-28s %-8s %-14s %12s %10s %9s %7s %7s %9s %4s\n", "row", "kind", "case", "n", "median_ms", "GB/s", "x_copy",
-         "x_base", "work_MiB", "ok");
+  printf("# ovh_us: what an empty window costs a sample (GO to DONE with no call), per call of the batch; the median includes it\n");
+  printf("%-28s %-8s %-14s %12s %10s %9s %7s %7s %9s %4s %7s\n", "row", "kind", "case", "n", "median_ms", "GB/s", "x_copy",
+         "x_base", "work_MiB", "ok", "ovh_us");
   int all_ok = 1;
   for (int p = 0; p < n_pts; p++) {
     const spec_case *k = pts[p].k;
@@ -510,7 +552,7 @@ static int bench(int n_baselines) {
     double bytes = bytes_moved(n, param), copy_ms = 0, base_ms[WIRE_MAX_SLUGS] = {0};
     int rows = 1 + n_baselines + spec->n_variants;
     for (int row = 0; row < rows; row++) {
-      case_plan c = {pts[p].label, n, seed, param, WIRE_COPY_VARIANT, WIRE_COPY_VARIANT, COPY_SLUG, reps, warmup, batch};
+      case_plan c = {pts[p].label, n, seed, param, WIRE_COPY_VARIANT, WIRE_COPY_VARIANT, COPY_SLUG, reps, warmup, batch, 0};
       const char *kind = "copy";
       int base = 0; /* the baseline this row is compared with */
       if (row > 0 && row <= n_baselines) {
@@ -530,7 +572,7 @@ static int bench(int n_baselines) {
           if (baseline_variant(b) == v) base = b;
       }
       result_line res;
-      run_case(&c, (session *const[]){&run}, 1, &res);
+      run_case(&c, (session *const[]){&run}, 1, &res, 0);
       if (row == 0) copy_ms = res.median_ms;
       if (!strcmp(kind, "baseline")) base_ms[base] = res.median_ms;
       bench_row(c.slug, kind, pts[p].label, n, &res, bytes, copy_ms, n_baselines ? base_ms[base] : 0);
@@ -626,15 +668,17 @@ int main(int argc, char **argv) {
     for (int i = 0; i < count; i++) {
       case_plan c[2];
       if (o.have_n) {
-        c[0] = (case_plan){"adhoc", o.n, o.have_seed ? o.seed : 1, 0, v, v, slug, o.reps > 0 ? o.reps : 10, warmup, o.batch > 0 ? o.batch : 1};
+        c[0] = (case_plan){"adhoc", o.n, o.have_seed ? o.seed : 1, 0, v, v, slug, o.reps > 0 ? o.reps : 10, warmup, o.batch > 0 ? o.batch : 1, 0};
       } else {
         const spec_case *k = o.n_cases ? find_case(o.cases[i]) : &spec->cases[i];
         c[0] = (case_plan){k->name, k->n, o.have_seed ? o.seed : k->seed, k->param, v, v, slug, o.reps > 0 ? o.reps : k->reps,
-                           warmup, o.batch > 0 ? o.batch : k->batch > 0 ? k->batch : 1};
+                           warmup, o.batch > 0 ? o.batch : k->batch > 0 ? k->batch : 1, 0};
       }
       c[1] = c[0];
       c[1].slug = other.slug, c[1].spec_variant = other.spec_variant, c[1].runner_variant = other.runner_variant;
-      run_case(c, sides, o.versus ? 2 : 1, res);
+      /* The floor judges the student's variant: its unavoidable bytes. */
+      double floor_ms = o.versus && o.floor > 0 ? duel_floor_ms(&c[0]) : 0;
+      run_case(c, sides, o.versus ? 2 : 1, res, floor_ms);
       if (o.versus) emit(o.result_fd, &res[1]); /* the reference's line first */
       emit(o.result_fd, &res[0]);
     }

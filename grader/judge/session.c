@@ -1,6 +1,8 @@
 /* session.c: starting a runner and talking to it (session.h). */
 #include "session.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,6 +14,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* How long the judge polls for DONE before it sleeps: longer than most batches,
+ * short enough that a slow one does not hold a core for long. */
+static const double DONE_SPIN_MS = 50;
 
 static int fail(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(session *s, const char *fmt, ...) {
@@ -27,10 +33,13 @@ static int fail(session *s, const char *fmt, ...) {
 
 /* How a finished runner ended, into s->why (after `what`). */
 static void describe_end(session *s, int status, const char *what) {
-  char how[160];
+  char how[240];
   if (WIFEXITED(status)) {
     s->exit_code = WEXITSTATUS(status);
     snprintf(how, sizeof how, "exited with status %d", s->exit_code);
+  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+    snprintf(how, sizeof how, "was killed by the sandbox (signal %d, %s: a new thread once the student's code runs, "
+             "or a system call of another ABI; docs/grading.md, threat model)", SIGSYS, strsignal(SIGSYS));
   } else if (WIFSIGNALED(status)) {
     snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
   } else {
@@ -65,8 +74,8 @@ static int send_cmd(session *s, wire_msg *m, uint32_t op) {
   return 0;
 }
 
-static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) {
-  int rc = wire_recv(s->reply, m, s->limit_ms);
+/* rc: wire_recv's. */
+static int check_reply(session *s, int rc, const wire_msg *m, uint32_t op, const char *during) {
   if (rc == -2) {
     kill(s->pid, SIGKILL);
     return fail(s, "the runner gave no answer within %.3g s %s (the call limit): a hang, a deadlock or a very slow call",
@@ -77,6 +86,10 @@ static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) 
     return fail(s, "the runner broke the protocol %s: %s (seq %u) where %s (seq %u) was due", during, wire_op_name(m->op),
                 m->seq, wire_op_name(op), s->seq);
   return 0;
+}
+
+static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) {
+  return check_reply(s, wire_recv(s->reply, m, s->limit_ms), m, op, during);
 }
 
 static int move_fd(int fd, int to) {
@@ -173,16 +186,36 @@ int session_case(session *s, wire_case *c, uint64_t *work) {
   return 0;
 }
 
-int session_run(session *s, uint32_t calls, double *ms) {
+int session_prepare(session *s, uint32_t calls) {
   if (s->dead) return -1;
   wire_msg m;
   memset(&m, 0, sizeof m);
   m.u.run.calls = calls;
-  if (send_cmd(s, &m, WIRE_RUN) || recv_reply(s, &m, WIRE_DONE, "during a call")) return -1;
-  if (m.u.done.calls != calls) return fail(s, "the runner says it made %u calls, not %u", m.u.done.calls, calls);
-  double t = m.u.done.ms;
-  if (!(t >= 0 && t < 1e9)) return fail(s, "the runner reported a time of %g ms", t);
-  *ms = t;
+  s->calls = calls;
+  return send_cmd(s, &m, WIRE_RUN) || recv_reply(s, &m, WIRE_SET, "while it prepared a batch") ? -1 : 0;
+}
+
+int session_go(session *s, session_time *t) {
+  if (s->dead) return -1;
+  wire_msg m;
+  memset(&m, 0, sizeof m);
+  /* The judge's clock: from just before GO leaves to just after DONE arrives.
+   * Both ends poll without sleeping, so a sample pays no scheduler wake-up. */
+  double start = clock_now_s();
+  if (send_cmd(s, &m, WIRE_GO)) return -1;
+  int rc = wire_recv_spin(s->reply, &m, s->limit_ms, DONE_SPIN_MS);
+  double judge_ms = 1e3 * (clock_now_s() - start);
+  if (check_reply(s, rc, &m, WIRE_DONE, "during a call")) return -1;
+  if (m.u.done.calls != s->calls) return fail(s, "the runner says it made %u calls, not %u", m.u.done.calls, s->calls);
+  double runner_ms = m.u.done.ms;
+  if (!(runner_ms >= 0 && runner_ms < 1e9)) return fail(s, "the runner reported a time of %g ms", runner_ms);
+  if (recv_reply(s, &m, WIRE_OUT, "while it handed back the outputs")) return -1;
+  t->judge_ms = judge_ms;
+  t->runner_ms = runner_ms;
+  /* A runner that says less than the judge saw gains nothing; one that says
+   * more (its events are inside the window, so only a broken or patched timer
+   * would) is taken at its word: it can only look slower. */
+  t->ms = runner_ms > judge_ms ? runner_ms : judge_ms;
   return 0;
 }
 

@@ -21,6 +21,7 @@ typedef struct session {
   size_t shm_bytes;
   uint32_t seq;
   int limit_ms; /* how long one reply may take */
+  uint32_t calls; /* of the batch being run */
   wire_hello hello;
   int paused;    /* stopped by session_pause */
   int dead;      /* the runner is gone or broken: why says how */
@@ -39,8 +40,18 @@ int session_hello(session *s);
 /* Opens a case: sizes the shared memory (s->shm) and sends CASE; the runner's
  * workspace bytes in *work. 0, or -1 with s->why. */
 int session_case(session *s, wire_case *c, uint64_t *work);
-/* Runs `calls` calls of the open case; their total milliseconds in *ms. */
-int session_run(session *s, uint32_t calls, double *ms);
+/* One batch of `calls` calls (0: an empty window, what the protocol and the
+ * wait for an idle device cost) of the open case, in two steps: prepare (RUN:
+ * the runner uploads, poisons, settles and waits for an idle device; untimed)
+ * and go (GO ... DONE on the judge's clock, then OUT: the outputs are in the
+ * shared memory). 0, or -1 with s->why. */
+typedef struct session_time {
+  double judge_ms;  /* GO sent -> DONE read, on the judge's monotonic clock */
+  double runner_ms; /* the runner's word (its CUDA events) */
+  double ms;        /* the sample's time: the larger of the two */
+} session_time;
+int session_prepare(session *s, uint32_t calls);
+int session_go(session *s, session_time *t);
 int session_end_case(session *s);
 /* A duel keeps the runner that is not being timed stopped: session_pause sends
  * SIGSTOP and waits until the process has stopped, so none of its threads can

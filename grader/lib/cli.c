@@ -13,7 +13,7 @@ const char cli_usage[] =
     "usage: harness [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
     "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n"
     "       judge --assignment NAME --runner PATH [the options above] [--batch B] [--call-timeout S]\n"
-    "             [--versus PATH [--versus-variant SLUG]] [-- TOOL ARGS...]\n";
+    "             [--versus PATH [--versus-variant SLUG] [--floor F]] [-- TOOL ARGS...]\n";
 
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
   uint64_t v;
@@ -103,7 +103,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     static const char *const with_value[] = {"--case", "--variant", "--n", "--seed", "--reps",
                                              "--warmup", "--out", "--save-failed", "--result-fd",
                                              "--assignment", "--runner", "--call-timeout", "--batch",
-                                             "--versus", "--versus-variant"};
+                                             "--versus", "--versus-variant", "--floor"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++) known |= !strcmp(a, with_value[k]);
     if (!known) return fail(err, cap, "unknown option '%.40s'", a);
@@ -148,6 +148,11 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
     } else if (!strcmp(a, "--versus-variant")) {
       if (!result_name_ok(v)) return fail(err, cap, "--versus-variant: bad name '%.40s'", v);
       o->versus_variant = v;
+    } else if (!strcmp(a, "--floor")) {
+      char *end = NULL;
+      double f = strtod(v, &end);
+      if (!*v || *end || !(f > 0 && f <= 1)) return fail(err, cap, "--floor: '%.40s' is not a fraction in (0, 1]", v);
+      o->floor = f;
     } else if (!strcmp(a, "--call-timeout")) {
       char *end = NULL;
       double t = strtod(v, &end);
@@ -161,6 +166,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
   if (o->have_seed && !o->have_n && o->n_cases == 0) return fail(err, cap, "--seed needs --n or --case");
   if (o->have_n && o->n_cases) return fail(err, cap, "--n and --case are exclusive (a case has its own n)");
   if (o->versus_variant && !o->versus) return fail(err, cap, "--versus-variant needs --versus");
+  if (o->floor > 0 && !o->versus) return fail(err, cap, "--floor needs --versus (the reference's runner times the copy)");
   if (o->versus && (o->n_prefix || o->bench || o->list || o->out))
     return fail(err, cap, "--versus (a perf duel) cannot go with a tool, --bench, --list or --out");
   return 0;

@@ -10,6 +10,9 @@
  *                           runner's on the same inputs; its result line comes first (docs/grading.md)
  *   --versus-variant SLUG   the second runner's variant: one of its variants or baselines, or copy_d2d
  *                           (default: --variant)
+ *   --floor F               a perf duel's floor: before each case the --versus runner times a device copy of
+ *                           the call's unavoidable bytes; a sample of the runner's below F times that copy is
+ *                           not credited (too_fast in its result line)
  *
  *   --case NAME[,NAME...]   named cases from the assignment's case table (repeatable)
  *   --variant SLUG          which version of the student's code to run
@@ -55,6 +58,7 @@ typedef struct cli_opts {
   const char *versus;         /* a perf duel's second runner (NULL: none) */
   const char *versus_variant; /* its variant (NULL: --variant) */
   double call_timeout_s; /* 0: the default */
+  double floor;          /* --floor: 0 none */
   char **prefix;         /* after --: the tool that starts the runner (NULL: none) */
   int n_prefix;
   char case_buf[1024]; /* storage for the split --case lists */

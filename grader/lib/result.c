@@ -20,10 +20,12 @@ int result_format(char *buf, size_t cap, const result_line *r) {
                      "result case=%s variant=%s n=%" PRIu64 " seed=%" PRIu64
                      " ok=%d checked=%d median_ms=%.6g min_ms=%.6g reps=%d verified=%d bad_reps=%d"
                      " mismatches=%" PRIu64 " first_bad=%" PRId64 " first_x=%" PRId64 " first_y=%" PRId64
-                     " max_err=%.6g masked=%" PRIu64 " nonfinite=%" PRIu64 " work_bytes=%" PRIu64 "\n",
+                     " max_err=%.6g masked=%" PRIu64 " nonfinite=%" PRIu64 " work_bytes=%" PRIu64
+                     " overhead_ms=%.6g floor_ms=%.6g too_fast=%d\n",
                      r->case_name, r->variant, r->n, r->seed, r->ok, r->checked, r->median_ms,
                      r->min_ms, r->reps, r->verified, r->bad_reps, r->mismatches, r->first_bad,
-                     r->first_x, r->first_y, r->max_err, r->masked, r->nonfinite, r->work_bytes);
+                     r->first_x, r->first_y, r->max_err, r->masked, r->nonfinite, r->work_bytes,
+                     r->overhead_ms, r->floor_ms, r->too_fast);
   return (len < 0 || (size_t)len >= cap) ? -1 : len;
 }
 
@@ -65,11 +67,13 @@ static int parse_double(const char *s, double *out) {
 
 enum { K_CASE, K_VARIANT, K_N, K_SEED, K_OK, K_CHECKED, K_MEDIAN, K_MIN, K_REPS, K_VERIFIED,
        K_BAD_REPS, K_MISMATCHES, K_FIRST_BAD, K_FIRST_X, K_FIRST_Y, K_MAX_ERR, K_MASKED, K_NONFINITE,
-       K_WORK_BYTES, K_COUNT };
+       K_WORK_BYTES, K_REQUIRED, K_OVERHEAD = K_REQUIRED, K_FLOOR, K_TOO_FAST, K_COUNT };
 static const char *const KEYS[K_COUNT] = {"case", "variant", "n", "seed", "ok", "checked",
                                           "median_ms", "min_ms", "reps", "verified", "bad_reps",
                                           "mismatches", "first_bad", "first_x", "first_y", "max_err",
-                                          "masked", "nonfinite", "work_bytes"};
+                                          "masked", "nonfinite", "work_bytes",
+                                          /* optional (0 when absent): the judge's timing of a duel */
+                                          "overhead_ms", "floor_ms", "too_fast"};
 
 int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
   char buf[RESULT_LINE_MAX];
@@ -131,6 +135,18 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
       bad = parse_i64(val, &i) || i < -1;
       *(k == K_FIRST_BAD ? &r->first_bad : k == K_FIRST_X ? &r->first_x : &r->first_y) = i;
       break;
+    case K_TOO_FAST:
+      bad = result_parse_u64(val, &u) || u > 1000000;
+      r->too_fast = (int)u;
+      break;
+    case K_OVERHEAD:
+    case K_FLOOR: {
+      double *d = k == K_OVERHEAD ? &r->overhead_ms : &r->floor_ms;
+      bad = parse_double(val, d);
+      if (!bad && !(isfinite(*d) && *d >= 0))
+        return fail(err, errcap, "%s=%s is not a finite non-negative time", tok, val);
+      break;
+    }
     case K_MEDIAN:
     case K_MIN: {
       double *d = k == K_MEDIAN ? &r->median_ms : &r->min_ms;
@@ -142,8 +158,9 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
     }
     if (bad) return fail(err, errcap, "bad value for %s: '%.40s'", tok, val);
   }
-  for (int k = 0; k < K_COUNT; k++)
+  for (int k = 0; k < K_REQUIRED; k++)
     if (!seen[k]) return fail(err, errcap, "missing key '%s'", KEYS[k]);
+  if (r->too_fast > r->reps) return fail(err, errcap, "too_fast=%d is more than reps=%d", r->too_fast, r->reps);
   if (r->ok && (r->mismatches || r->bad_reps))
     return fail(err, errcap, "ok=1 with %" PRIu64 " mismatches in %d bad reps", r->mismatches, r->bad_reps);
   if (r->bad_reps > r->verified) return fail(err, errcap, "bad_reps=%d is more than verified=%d", r->bad_reps, r->verified);

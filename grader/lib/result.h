@@ -5,13 +5,19 @@
  *
  *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 checked=1 median_ms=0.0712 min_ms=0.07 reps=20
  *          verified=20 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0
- *          nonfinite=0 work_bytes=0
+ *          nonfinite=0 work_bytes=0 overhead_ms=0.004 floor_ms=0 too_fast=0
  *
  * Every timed rep is verified (`verified` of them; `bad_reps` were wrong). The
  * comparison fields describe the first wrong rep, or the last rep when none was
  * wrong: elements that differ, the first one (and its pixel for an image), the
  * largest error among compared elements, how many were masked (not compared),
  * and how many were not finite (always wrong). ok=1 means checked, no bad rep.
+ * The times are the judge's clock (GO -> DONE, per call). overhead_ms is what an
+ * empty window costs a sample (the protocol and the wait for an idle device),
+ * per call of a batch; in a perf duel with a floor, floor_ms is the time below
+ * which a call cannot be (a fraction of the reference's device copy of its
+ * unavoidable bytes) and too_fast counts the timed samples below it. These three
+ * are optional to the parser (0 when absent).
  *
  * The harness formats it with result_format and the grader reads it back with
  * result_parse, so the two can never disagree about the syntax. */
@@ -47,6 +53,9 @@ typedef struct result_line {
   uint64_t masked;     /* elements not compared (the reference's mask) */
   uint64_t nonfinite;  /* NaN or infinite elements: each one is a mismatch */
   uint64_t work_bytes; /* device workspace the harness allocated for the student */
+  double overhead_ms;  /* an empty window's cost, per call of a batch */
+  double floor_ms;     /* the memory system's limit for one call (0: none) */
+  int too_fast;        /* timed samples below floor_ms: the timing is not trusted */
 } result_line;
 
 /* Writes the line, with its trailing newline, into buf. Returns its length, or

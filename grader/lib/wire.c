@@ -52,6 +52,19 @@ int wire_recv(int fd, wire_msg *m, int timeout_ms) {
   return 0;
 }
 
+int wire_recv_spin(int fd, wire_msg *m, int timeout_ms, double spin_ms) {
+  double start = now_ms(), until = start + spin_ms;
+  struct pollfd pf = {fd, POLLIN, 0};
+  while (now_ms() < until && (timeout_ms < 0 || now_ms() - start < timeout_ms)) {
+    int r = poll(&pf, 1, 0);
+    if (r > 0) break;
+    if (r < 0 && errno != EINTR) return -1;
+  }
+  if (timeout_ms < 0) return wire_recv(fd, m, -1);
+  int left = timeout_ms - (int)(now_ms() - start);
+  return wire_recv(fd, m, left > 0 ? left : 1);
+}
+
 static int buf_valid(const wire_buf *b, uint64_t slot, const char *what, int i, char *err, size_t cap) {
   if (b->offset > slot || b->bytes > slot - b->offset) {
     snprintf(err, cap, "%s[%d] (%llu bytes at %llu) is outside its slot of %llu bytes", what, i,
@@ -84,7 +97,8 @@ int wire_case_valid(const wire_case *c, char *err, size_t cap) {
 const char *wire_op_name(uint32_t op) {
   static const char *const names[] = {
       [WIRE_HELLO] = "HELLO", [WIRE_CASE] = "CASE", [WIRE_READY] = "READY", [WIRE_RUN] = "RUN",
-      [WIRE_DONE] = "DONE",   [WIRE_END] = "END",   [WIRE_QUIT] = "QUIT",
+      [WIRE_DONE] = "DONE",   [WIRE_END] = "END",   [WIRE_QUIT] = "QUIT",  [WIRE_SET] = "SET",
+      [WIRE_GO] = "GO",       [WIRE_OUT] = "OUT",
   };
   return op < sizeof names / sizeof *names && names[op] ? names[op] : "an unknown message";
 }

@@ -11,14 +11,23 @@
  *   judge  -> CASE    variant, n, param, the buffers of one call (offsets in a
  *                     slot of the shared memory), calls per batch
  *   runner -> READY   workspace bytes (asked of the student's code)
- *   judge  -> RUN     calls: upload each call's inputs, poison its outputs,
- *                     then time all calls back to back, then download outputs
- *   runner -> DONE    the batch's milliseconds (CUDA events)
+ *   judge  -> RUN     calls (0 to WIRE_MAX_BATCH; 0 times an empty window):
+ *                     upload each call's inputs, poison its outputs, settle
+ *                     the caches, wait until the device is idle
+ *   runner -> SET     ready to be timed
+ *   judge  -> GO      the judge's clock starts as it sends this
+ *   runner -> DONE    sent once the calls have returned and the device is idle
+ *                     (every stream, graph and host callback): the judge's
+ *                     clock stops as it reads this; the runner's own
+ *                     milliseconds (CUDA events) ride along
+ *   runner -> OUT     every output downloaded into the shared memory
  *   judge  -> END     the case is over: free its buffers
  *   judge  -> QUIT
  *
- * Nothing the runner sends is a verdict: the judge compares the outputs itself.
- * Only the time is the runner's word (docs/grading.md, threat model). */
+ * Nothing the runner sends is a verdict: the judge compares the outputs itself,
+ * and times GO -> DONE on its own clock; a sample's time is the larger of that
+ * and the runner's events, so a runner that lies about its time can only look
+ * slower (docs/grading.md, threat model). */
 #ifndef SCANLAB_WIRE_H
 #define SCANLAB_WIRE_H
 
@@ -47,6 +56,9 @@ typedef enum wire_op {
   WIRE_DONE,
   WIRE_END,
   WIRE_QUIT,
+  WIRE_SET,
+  WIRE_GO,
+  WIRE_OUT,
 } wire_op;
 
 /* One buffer of one call, inside the call's slot of the shared memory. */
@@ -92,6 +104,10 @@ int wire_send(int fd, const wire_msg *m);
 /* Reads one message, waiting at most timeout_ms (-1: forever). Returns 0; -1
  * with errno on an error or end of file (errno 0 then); -2 on timeout. */
 int wire_recv(int fd, wire_msg *m, int timeout_ms);
+/* wire_recv that first polls without sleeping for up to spin_ms: the two ends
+ * of the timed window (GO, DONE) then cost no scheduler wake-up, a few
+ * microseconds a sample instead of tens. */
+int wire_recv_spin(int fd, wire_msg *m, int timeout_ms, double spin_ms);
 /* Checks a CASE's layout: every buffer inside its slot, slots inside the
  * shared memory, counts in range. 0, or -1 with a one-line reason. */
 int wire_case_valid(const wire_case *c, char *err, size_t cap);

@@ -1,5 +1,6 @@
 // runner_cuda.cu: the CUDA device of the runner (runner_loop.h): memory,
-// copies, and CUDA-event timing around the student's calls. No comparison
+// copies, waiting for an idle device, and CUDA-event timing around the
+// student's calls (the judge's clock is the one that counts). No comparison
 // happens here: the judge compares the outputs in its own process.
 #include "runner_loop.h"
 
@@ -46,6 +47,30 @@ static void cu_settle(void) {
   HX_CHECK_LAUNCH();
 }
 
+// The CUDA runtime starts some of its threads when a feature is first used (a
+// host callback's worker, for one). Once the student's code may run, the sandbox
+// refuses new threads (sandbox_close_threads), so each feature a submission may
+// use is touched once here, while threads are still allowed: a stream that does
+// not wait for the default one, a host callback on it, and a graph launched on it.
+static void hx_nothing(void *arg) { (void)arg; }
+
+static void cu_start_runtime_threads(void) {
+  cudaStream_t s;
+  HX_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  HX_CHECK(cudaLaunchHostFunc(s, hx_nothing, NULL));
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  HX_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  HX_CHECK(cudaLaunchHostFunc(s, hx_nothing, NULL));
+  HX_CHECK(cudaStreamEndCapture(s, &g));
+  HX_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  HX_CHECK(cudaGraphLaunch(ge, s));
+  HX_CHECK(cudaStreamSynchronize(s));
+  HX_CHECK(cudaGraphExecDestroy(ge));
+  HX_CHECK(cudaGraphDestroy(g));
+  HX_CHECK(cudaStreamDestroy(s));
+}
+
 static void cu_init(char *desc, size_t cap) {
   // Every module is loaded now, before the sandbox: with lazy loading the
   // driver would read the fat binary's kernels at their first launch.
@@ -66,6 +91,7 @@ static void cu_init(char *desc, size_t cap) {
     cu_settle();
     HX_CHECK(cudaDeviceSynchronize());
   }
+  cu_start_runtime_threads();
 }
 
 static void *cu_alloc(size_t bytes) {
@@ -105,32 +131,38 @@ static void cu_unpin(void *h) { HX_CHECK(cudaHostUnregister(h)); }
 
 static cudaEvent_t hx_start, hx_stop;
 
+// The whole device, not one stream: work the student's code left on a stream
+// of its own (non-blocking, cudaStreamPerThread), a graph or a host callback
+// all finish before this returns. Any asynchronous fault surfaces here too.
+static void cu_idle(void) {
+  HX_CHECK(cudaDeviceSynchronize());
+  HX_CHECK(cudaGetLastError());
+}
+
 static void cu_timer_start(void) {
   if (!hx_start) {
     HX_CHECK(cudaEventCreate(&hx_start));
     HX_CHECK(cudaEventCreate(&hx_stop));
   }
-  // Uploads, poisoning and the settling sweep are done before the first event.
-  HX_CHECK(cudaDeviceSynchronize());
   HX_CHECK(cudaEventRecord(hx_start));
 }
 
+// The window ends when the device is idle: the stop event is recorded after
+// cudaDeviceSynchronize, so it cannot pass work on a stream that does not wait
+// for the default one. The judge times GO -> DONE on its own clock as well,
+// and a sample's time is the larger of the two (grader/judge/session.c).
 static double cu_timer_stop_ms(void) {
+  cu_idle();
   HX_CHECK(cudaEventRecord(hx_stop));
   HX_CHECK(cudaEventSynchronize(hx_stop));
-  // Any asynchronous fault of the student's kernels surfaces here at the latest.
-  HX_CHECK(cudaGetLastError());
   float ms = 0;
   HX_CHECK(cudaEventElapsedTime(&ms, hx_start, hx_stop));
-  // Untimed: work the student's code left on other streams finishes before the
-  // reply, so none of it runs while the judge times the other side of a duel.
-  HX_CHECK(cudaDeviceSynchronize());
   return ms;
 }
 
 static const runner_backend HX_CUDA = {
-    "cuda", cu_init, cu_alloc, cu_release, cu_fill, cu_upload, cu_download, cu_copy, cu_timer_start, cu_timer_stop_ms,
-    cu_pin, cu_unpin, cu_settle,
+    "cuda", cu_init, cu_alloc, cu_release, cu_fill, cu_upload, cu_download, cu_copy, cu_idle, cu_timer_start,
+    cu_timer_stop_ms, cu_pin, cu_unpin, cu_settle,
 };
 
 int hx_runner_main(int argc, char **argv, const hx_runner *r) { return runner_main(argc, argv, r, &HX_CUDA); }

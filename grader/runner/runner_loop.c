@@ -22,6 +22,7 @@
 
 static const int POISON_BYTE = 0xA5; /* 0xA5A5A5A5 in every output no call wrote */
 static const size_t PIN_MAX_BYTES = (size_t)1 << 30;
+static const double GO_SPIN_MS = 50; /* how long the runner polls for GO before it sleeps */
 
 static const hx_runner *asg;
 static const runner_backend *dev;
@@ -120,21 +121,29 @@ static uint64_t case_open(const wire_case *c) {
   return cur.work_bytes;
 }
 
-/* One batch: every call's inputs uploaded and outputs poisoned (untimed), the
- * device's caches settled (untimed: the poisoning leaves L2 full of dirty lines),
- * the calls back to back between the timer's events, then every output downloaded. */
-static double case_run(uint32_t calls) {
+/* One batch in three steps, so that the judge can time the middle one on its own
+ * clock. case_prepare (RUN): every call's inputs uploaded and outputs poisoned,
+ * the device's caches settled (the poisoning leaves L2 full of dirty lines) and
+ * the device idle, all untimed. case_go (GO): the calls back to back; the window
+ * ends when they have returned and the device is idle again, whatever stream,
+ * graph or host callback they used (the backend's timer_stop_ms). case_fetch:
+ * every output downloaded. A batch of 0 calls times an empty window: the cost
+ * of the protocol and of waiting for the device, which every sample pays. */
+static hx_call batch_calls[WIRE_MAX_BATCH];
+static uint32_t batch_n;
+static int batch_set;
+
+static void case_prepare(uint32_t calls) {
   if (!cur.open) die(2, "RUN without an open case");
-  if (calls == 0 || calls > cur.c.batch) die(2, "RUN of %u calls in a batch of %u", calls, cur.c.batch);
+  if (calls > cur.c.batch) die(2, "RUN of %u calls in a batch of %u", calls, cur.c.batch);
   const wire_case *c = &cur.c;
   for (uint32_t k = 0; k < calls; k++) {
     char *slot = cur.shm + (size_t)k * c->slot_bytes;
     for (uint32_t i = 0; i < c->n_in; i++) dev->upload(cur.in[k][i], slot + c->in[i].offset, c->in[i].bytes);
     for (uint32_t i = 0; i < c->n_out; i++) dev->fill(cur.out[k][i], POISON_BYTE, c->out[i].device_bytes);
   }
-  hx_call call[WIRE_MAX_BATCH];
   for (uint32_t k = 0; k < calls; k++) {
-    hx_call *h = &call[k];
+    hx_call *h = &batch_calls[k];
     memset(h, 0, sizeof *h);
     h->variant = c->variant;
     h->n = c->n;
@@ -145,17 +154,28 @@ static double case_run(uint32_t calls) {
     h->work_bytes = cur.work_bytes;
   }
   if (dev->settle) dev->settle();
+  dev->idle();
+  batch_n = calls;
+  batch_set = 1;
+}
+
+static double case_go(void) {
+  if (!batch_set) die(2, "GO without a RUN before it");
+  batch_set = 0;
   dev->timer_start();
-  for (uint32_t k = 0; k < calls; k++) {
-    if (c->variant == WIRE_COPY_VARIANT) dev->copy(call[k].out[0], call[k].in[0], c->out[0].bytes);
-    else asg->call(&call[k]);
+  for (uint32_t k = 0; k < batch_n; k++) {
+    if (cur.c.variant == WIRE_COPY_VARIANT) dev->copy(batch_calls[k].out[0], batch_calls[k].in[0], cur.c.out[0].bytes);
+    else asg->call(&batch_calls[k]);
   }
-  double ms = dev->timer_stop_ms();
-  for (uint32_t k = 0; k < calls; k++) {
+  return dev->timer_stop_ms();
+}
+
+static void case_fetch(void) {
+  const wire_case *c = &cur.c;
+  for (uint32_t k = 0; k < batch_n; k++) {
     char *slot = cur.shm + (size_t)k * c->slot_bytes;
-    for (uint32_t i = 0; i < c->n_out; i++) dev->download(slot + c->out[i].offset, cur.out[k][i], c->out[i].bytes);
+    for (uint32_t i = 0; i < c->n_out; i++) dev->download(slot + c->out[i].offset, batch_calls[k].out[i], c->out[i].bytes);
   }
-  return ms;
 }
 
 /* ---------------------------------------------------------------- the loop */
@@ -184,6 +204,9 @@ static int protocol(int sandboxed) {
     setrlimit(RLIMIT_CORE, &none);
     char err[200];
     if (sandbox_enter(err, sizeof err)) die(2, "cannot enter the sandbox: %s", err);
+    /* The runner's set-up is done (the backend's init made every thread the
+     * runtime needs): from the first student code on, no new thread. */
+    if (sandbox_close_threads(err, sizeof err)) die(2, "cannot close the sandbox to new threads: %s", err);
   }
   reply(&m, WIRE_HELLO, 0);
   for (;;) {
@@ -203,12 +226,22 @@ static int protocol(int sandboxed) {
       break;
     }
     case WIRE_RUN: {
-      uint32_t calls = m.u.run.calls;
-      double ms = case_run(calls);
+      case_prepare(m.u.run.calls);
+      memset(&m.u, 0, sizeof m.u);
+      reply(&m, WIRE_SET, seq);
+      /* The judge sends GO as soon as it reads SET: wait for it without sleeping. */
+      rc = wire_recv_spin(WIRE_FD_CMD, &m, -1, GO_SPIN_MS);
+      if (rc) die(2, "no GO from the judge after SET: %s", rc == -1 && errno == 0 ? "the judge is gone" : strerror(errno));
+      if (m.magic != WIRE_MAGIC || m.op != WIRE_GO) die(2, "%s from the judge where GO was due", wire_op_name(m.op));
+      seq = m.seq;
+      double ms = case_go();
       memset(&m.u, 0, sizeof m.u);
       m.u.done.ms = ms;
-      m.u.done.calls = calls;
-      reply(&m, WIRE_DONE, seq);
+      m.u.done.calls = batch_n;
+      reply(&m, WIRE_DONE, seq); /* the judge's clock stops here */
+      case_fetch();
+      memset(&m.u, 0, sizeof m.u);
+      reply(&m, WIRE_OUT, seq);
       break;
     }
     case WIRE_END: case_close(); break;

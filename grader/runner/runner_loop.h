@@ -26,8 +26,13 @@ typedef struct runner_backend {
   void (*upload)(void *dev, const void *host, size_t bytes);
   void (*download)(void *host, const void *dev, size_t bytes);
   void (*copy)(void *dst, const void *src, size_t bytes); /* device to device */
+  /* Waits until the device has no work left: every stream, graph and host
+   * callback of the process, not only the default stream's. */
+  void (*idle)(void);
+  /* The timed window: timer_start on an idle device; timer_stop_ms waits
+   * until the device is idle again (as idle does) and returns the elapsed ms. */
   void (*timer_start)(void);
-  double (*timer_stop_ms)(void); /* waits for all work; elapsed ms */
+  double (*timer_stop_ms)(void);
   /* Optional (NULL: nothing): pins host memory that the copies use, for faster
    * uploads and downloads (0: pinned; a failure is not an error, the copies
    * then go through pageable memory); unpin before it is unmapped. */

@@ -127,8 +127,8 @@ const sandbox_rule sandbox_denied[] = {
     R(fanotify_init, FILES " (hands out descriptors of files that others open)"),
 
 /* New processes. The grader's time limit kills the runner's process group; a child can leave
- * it or run the reference binary in the student's place. Threads stay allowed: the CUDA
- * runtime and the student's own host code need them. */
+ * it or run the reference binary in the student's place. Threads stay allowed while the
+ * runner sets up (the CUDA runtime starts its own); sandbox_close_threads then refuses them. */
     R(execve, PROCS),
     R(execveat, PROCS),
 #ifdef __NR_fork
@@ -137,7 +137,9 @@ const sandbox_rule sandbox_denied[] = {
 #ifdef __NR_vfork
     R(vfork, PROCS),
 #endif
-    R(clone, PROCS "; allowed only with CLONE_THREAD (a new thread) and no CLONE_NEW* namespace flag"),
+    R(clone, PROCS "; allowed only with CLONE_THREAD (a new thread) and no CLONE_NEW* namespace flag, and "
+                   "from the first student code on (sandbox_close_threads) not even that: a thread of the student's "
+                   "could compute a batch's outputs before the judge's clock starts"),
     R(clone3, "returns ENOSYS, not EPERM: its flags sit in memory the filter cannot read, and on ENOSYS "
               "glibc falls back to clone, whose flags it can"),
 
@@ -393,6 +395,22 @@ static int build(prog *p, unsigned pid) {
 #endif
 }
 
+/* Installs a filter on every thread (TSYNC: the CUDA driver's threads run host callbacks). */
+static int install(const prog *p, char *err, size_t cap) {
+  struct sock_fprog fp = {(unsigned short)p->n, p->ins};
+  long r = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fp);
+  if (r > 0) {
+    snprintf(err, cap, "sandbox: seccomp: thread %ld could not take the filter (it has a filter of its own)", r);
+    return -1;
+  }
+  if (r != 0) {
+    snprintf(err, cap, "sandbox: seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %s (kernel without seccomp filters?)",
+             strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 int sandbox_enter(char *err, size_t cap) {
   struct sock_filter ins[BPF_MAXINSNS];
   prog p = {ins, 0, BPF_MAXINSNS};
@@ -413,16 +431,29 @@ int sandbox_enter(char *err, size_t cap) {
   /* TSYNC: the CUDA driver has started threads of its own by now, and a host callback
    * (cudaLaunchHostFunc) runs the student's code on one of them; prctl(PR_SET_SECCOMP)
    * would filter the calling thread alone. */
-  struct sock_fprog fp = {(unsigned short)p.n, ins};
-  long r = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fp);
-  if (r > 0) {
-    snprintf(err, cap, "sandbox: seccomp: thread %ld could not take the filter (it has a filter of its own)", r);
-    return -1;
-  }
-  if (r != 0) {
-    snprintf(err, cap, "sandbox: seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %s (kernel without seccomp filters?)",
-             strerror(errno));
-    return -1;
-  }
-  return 0;
+  return install(&p, err, cap);
+}
+
+int sandbox_close_threads(char *err, size_t cap) {
+#ifdef SANDBOX_ARCH
+  struct sock_filter ins[16];
+  prog q = {ins, 0, 16}, *p = &q;
+  LOAD(offsetof(struct seccomp_data, arch));
+  JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0);
+  RET(KILL);
+  LOAD(offsetof(struct seccomp_data, nr));
+  JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)__NR_clone, 0, 3);
+  LOAD(ARG_LO(0));
+  /* Killed, not refused with an error: glibc's pthread_create blocks every
+   * signal around clone, so a trap's handler could not say why, and an error
+   * code alone would let a submission carry on as if nothing had happened.
+   * The judge names the signal (session.c). */
+  JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1); /* -> kill : allow (the first stage decides) */
+  RET(KILL);
+  RET(ALLOW);
+  return install(p, err, cap);
+#else
+  snprintf(err, cap, "sandbox: no seccomp filter for this architecture (x86_64 and aarch64 only)");
+  return -1;
+#endif
 }

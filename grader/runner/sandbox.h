@@ -10,6 +10,13 @@
  * place (PR_SET_NO_NEW_PRIVS may be). */
 int sandbox_enter(char *err, size_t cap);
 
+/* The second stage, entered once the runner's own set-up is done and before the first
+ * student code runs: no new thread at all. A clone with CLONE_THREAD then kills the runner
+ * (SIGSYS, which the judge names), so no thread of the student's can compute between the
+ * upload of a batch's inputs and the judge's GO. The CUDA runtime's own threads
+ * exist by then (runner_cuda.cu makes them at set-up). Returns 0, or -1 with a reason. */
+int sandbox_close_threads(char *err, size_t cap);
+
 /* The table of what is denied, for docs and tests: the syscall's name, its number on
  * this architecture, and why (the attack it stops, and its condition when it is only
  * partly denied). The filter is built from this table. */

@@ -28,7 +28,7 @@ typedef enum check_kind { KIND_CORRECT, KIND_PERF, KIND_PTX, KIND_SANITIZER, KIN
 typedef enum conf_key {
   KEY_KIND, KEY_POINTS, KEY_TITLE, KEY_TIMEOUT, KEY_VISIBILITY, KEY_EXPECT_STARTER,
   KEY_VARIANT, KEY_CASES, KEY_REPEAT, KEY_FULL_RATIO, KEY_RUNS, KEY_REPS, KEY_BASELINE,
-  KEY_KERNEL, KEY_PATTERN, KEY_MIN, KEY_MAX, KEY_TOOL, KEY_METRIC, KEY_REQUIRES, KEY_COUNT
+  KEY_KERNEL, KEY_PATTERN, KEY_MIN, KEY_MAX, KEY_TOOL, KEY_METRIC, KEY_REQUIRES, KEY_FLOOR, KEY_COUNT
 } conf_key;
 #define KEY_BIT(k) (1u << (k))
 /* Every check takes these, whatever its kind. */
@@ -61,6 +61,9 @@ typedef struct check_conf {
   int runs; /* baseline/student alternations */
   int reps; /* 0: the case's default */
   char baseline[CONF_NAME_MAX]; /* "": the reference's run of the same variant */
+  /* a sample below floor x the reference's device copy of the call's
+   * unavoidable bytes is not credited (judge --floor) */
+  double floor;
   /* ptx */
   char kernel[CONF_NAME_MAX];
   char pattern[CONF_TEXT_MAX];

@@ -159,6 +159,12 @@ static int k_full_ratio(parser *p, check_conf *c, const char *key, const char *v
   return 1;
 }
 
+static int k_floor(parser *p, check_conf *c, const char *key, const char *v) {
+  (void)key;
+  if (parse_number(v, 0.01, 1, &c->floor)) return conf_perr(p, p->line, "floor: '%s' is not a fraction in [0.01, 1] (of a copy's time)", v);
+  return 1;
+}
+
 static int k_pattern(parser *p, check_conf *c, const char *key, const char *v) {
   regex_t re;
   if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) return conf_perr(p, p->line, "pattern: '%s' is not a POSIX extended regular expression", v);
@@ -219,6 +225,7 @@ static const struct {
     {"case", KEY_CASES, k_cases},
     {"repeat", KEY_REPEAT, k_repeat},
     {"full_ratio", KEY_FULL_RATIO, k_full_ratio},
+    {"floor", KEY_FLOOR, k_floor},
     {"runs", KEY_RUNS, k_runs},
     {"reps", KEY_REPS, k_reps},
     {"baseline", KEY_BASELINE, k_baseline},

@@ -55,6 +55,8 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
   double limit_s = c->timeout_s * a->env->timeout_scale, call_s = limit_s * 0.9 > 1 ? limit_s * 0.9 : 1;
   if (args->call_limit_s > 0 && args->call_limit_s < call_s) call_s = args->call_limit_s;
   snprintf(limit, sizeof limit, "%.3f", call_s);
+  char floor_arg[32];
+  snprintf(floor_arg, sizeof floor_arg, "%.4g", args->floor);
   char *argv[64];
   int n = 0;
   if (args->direct) {
@@ -73,6 +75,10 @@ harness_run *harness_run_cases(const assignment_ctx *a, const check_conf *c, con
       argv[n++] = (char *)args->versus;
       argv[n++] = "--versus-variant";
       argv[n++] = (char *)args->versus_variant;
+      if (args->floor > 0) {
+        argv[n++] = "--floor";
+        argv[n++] = floor_arg;
+      }
     }
   }
   argv[n++] = "--variant";

@@ -41,6 +41,7 @@ typedef struct harness_args {
   const char *versus;      /* a perf duel (judge --versus): the reference, whose line comes first; NULL: none */
   FILE *story;             /* the check's story: with SCANLAB_JUDGE_PROFILE set, the judge's profile lines go there */
   const char *versus_variant;
+  double floor;            /* with versus: judge --floor (0: none) */
 } harness_args;
 
 /* The limit for the student's calls from the reference's run of the same check (call_limit.h). */

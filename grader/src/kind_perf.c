@@ -3,7 +3,9 @@
  * harness has) and the student take turns sample by sample in one judge (a
  * duel, `runs` times) on one case; each side keeps the minimum of its medians,
  * and score.c turns the two into points. A student run that is not correct
- * ends the check with 0 points. */
+ * ends the check with 0 points, and so does one with a sample under the floor
+ * (`floor` x the reference's device copy of what a call must move): no right
+ * call can be that fast, so its time is not trusted. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,26 @@ static int baseline_resolve(const assignment_ctx *a, const check_conf *c, const 
     if (!strcmp(a->ref_slugs[i], b)) return snprintf(r->baseline, sizeof r->baseline, "reference %s", b), 1;
   snprintf(why, cap, "baseline '%s' is not a variant or baseline of the reference (see its --list)", b);
   return 0;
+}
+
+/* A reference that itself runs below the floor: the floor is set too high for
+ * this GPU (grade.conf), and the check cannot be scored. 1 with why. */
+static int floor_broken(const result_line *ref, const check_conf *c, char *why, size_t cap) {
+  if (!ref->too_fast) return 0;
+  snprintf(why, cap, "the reference ran under the floor in %d of %d samples (%.4f ms = %.2f x a device copy of the bytes a call "
+           "cannot avoid moving): lower `floor` in grade.conf for this GPU", ref->too_fast, ref->reps, ref->floor_ms, c->floor);
+  return 1;
+}
+
+/* What the timed window costs and where the floor is, for the story: the empty
+ * window's share of each side's median, and the reference's margin over the floor. */
+static void story_window(story *s, const result_line *ref, const result_line *st) {
+  fprintf(s->f, "  empty window: reference %.4f ms (%.1f%% of its median), student %.4f ms (%.1f%%)", ref->overhead_ms,
+          100 * ref->overhead_ms / ref->median_ms, st->overhead_ms, 100 * st->overhead_ms / st->median_ms);
+  if (ref->floor_ms > 0)
+    fprintf(s->f, "; floor %.4f ms, the reference's fastest sample %.2fx it, the student's %.2fx", ref->floor_ms,
+            ref->min_ms / ref->floor_ms, st->min_ms / st->floor_ms);
+  fputc('\n', s->f);
 }
 
 void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
@@ -48,7 +70,7 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
      * computed once. The student's call limit comes from the reference's first
      * sample. Each side keeps the minimum of its medians over the runs. */
     harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .versus = a->reference,
-                         .versus_variant = variant, .story = s->f};
+                         .versus_variant = variant, .floor = c->floor, .story = s->f};
     free(both);
     both = harness_run_cases(a, c, &args);
     harness_split_duel(both, base, st);
@@ -60,14 +82,30 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
     }
     const result_line *bl = harness_find(base, k); /* NULL only when the student stopped the duel */
     t_base[i] = bl ? bl->median_ms : 0;
+    if (bl && floor_broken(bl, c, why, sizeof why)) {
+      fprintf(s->f, "run %d: %s\n", i + 1, why);
+      free(both), free(base), free(st);
+      return check_finish(r, s, V_ERROR, 0, "not scored: %s", why);
+    }
     judge_want want = {.variant = c->variant, .ref = bl};
     int ok = harness_judge(st, k, &want, why, sizeof why);
     if (ok && st->failure[0]) ok = 0, snprintf(why, sizeof why, "%s", st->failure);
-    t_st[i] = ok ? harness_find(st, k)->median_ms : 0;
+    const result_line *sl = ok ? harness_find(st, k) : NULL;
+    t_st[i] = sl ? sl->median_ms : 0;
     if (!ok) {
       fprintf(s->f, "run %d: %s\n", i + 1, why);
       free(both), free(base), free(st);
       return check_finish(r, s, V_FAIL, 0, "not timed: %s", why);
+    }
+    if (bl) story_window(s, bl, sl);
+    if (sl->too_fast) {
+      snprintf(why, sizeof why,
+               "faster than the memory system allows: the timing is not trusted (%d of %d samples under %.4f ms, %.2f x the "
+               "reference's device copy of the bytes a call cannot avoid moving)",
+               sl->too_fast, sl->reps, sl->floor_ms, c->floor);
+      fprintf(s->f, "run %d: %s\n", i + 1, why);
+      free(both), free(base), free(st);
+      return check_finish(r, s, V_FAIL, 0, "%s", why);
     }
     fprintf(s->f, "run %d: %s %.4f ms, student %.4f ms (medians, samples taken in turn)\n", i + 1, r->baseline, t_base[i],
             t_st[i]);

@@ -29,7 +29,7 @@ static int metric_rule(const check_conf *c, char *why, size_t cap) {
 const kind_row KIND_ROWS[KIND_COUNT] = {
     [KIND_CORRECT] = {"correct", KEYS(K(VARIANT) K(CASES)), KEYS(K(REPEAT)), 1, 1, 1, NULL,
                       "the student's output of each case verifies against the CPU reference"},
-    [KIND_PERF] = {"perf", KEYS(K(VARIANT) K(CASES)), KEYS(K(FULL_RATIO) K(RUNS) K(REPS) K(BASELINE)), 1, 1, 1, perf_rule,
+    [KIND_PERF] = {"perf", KEYS(K(VARIANT) K(CASES) K(FLOOR)), KEYS(K(FULL_RATIO) K(RUNS) K(REPS) K(BASELINE)), 1, 1, 1, perf_rule,
                    "the student's time against a baseline timed in the same run", 1},
     [KIND_PTX] = {"ptx", KEYS(K(KERNEL) K(PATTERN)), KEYS(K(MIN) K(MAX)), 0, 0, 1, has_bound,
                   "PTX lines of one kernel matching a pattern, within bounds"},

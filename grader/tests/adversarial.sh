@@ -5,10 +5,15 @@
 # for 04, renderer.cu for 05) that tries to get points without the work; its header
 # says how, and why it must fail. For each attempt this script does what the runner
 # build does (the Makefile's "runner builds"): compiles the file alone into
-# student.o with the student rule's flags, inspects it (mk/inspect-student.sh), and
-# links the runner (assignments/NN/runner.cu + student.o + build/runner/librunner.a
-# -lpthread). With --run (on a machine with a CUDA GPU) it then runs the judge on
-# the runner, case by case:
+# student.o with the student rule's flags (STUDENT_NVCCFLAGS, -Iassignments/NN and
+# its own folder), inspects it (mk/inspect-student.sh, with the folders it may
+# include from: assignments/NN, its own, common/, and solutions/NN, which
+# 04-control includes), and links the runner (assignments/NN/runner.cu + student.o
+# + build/runner/librunner.a -lpthread). A line `// adversarial.sh copies: PATH`
+# in the attempt's file copies that course file into a folder of the build dir on
+# its include path, as a student may copy a course header into their own folder
+# (04-run-reference: grader/lib/wire.h). With --run (on a machine with a CUDA GPU)
+# it then runs the judge on the runner, case by case:
 #   build/grader/judge --assignment NN --runner BIN [--variant V] --case C --reps 3 --result-fd 3 3>results
 # 04: decoupled_lookback on n1025 and n2^24, find_repeats on rep-few; 05: render on
 # rgb-256x256 and pattern. Each run starts in a folder of its own under the build
@@ -25,6 +30,8 @@
 #                   verified; "wrong in 5 of 5 calls" on stderr for n1025)
 #                 wrong-but-first (the same, every call but the first: bad_reps == verified - 1;
 #                   "wrong in 4 of 5 calls" for n1025, 2 warm-ups + 3 samples of one call)
+#                 slow:MS (pass, and the result line's min_ms at least MS: work the attempt
+#                   left running after its call returned was timed)
 #                 exit5:ERE (judge exit 5, no result line, ERE on stderr)
 #                 - (not run: the build decided it)
 # The counts come from the result line, since a case's calls per sample (spec.c's
@@ -85,14 +92,17 @@ NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 LIBRUNNER=build/runner/librunner.a
 JUDGE=${JUDGE:-build/grader/judge}
 INSPECT=mk/inspect-student.sh
+PREFIXES=mk/course-prefixes.txt
 ADV=grader/tests/adversarial
-# The Makefile's NVCCFLAGS with GENCODE = -arch=$(ARCH); NVCC_STRICT for the course's runner.cu only.
-NVCCFLAGS=(-O3 -std=c++17 "-arch=$ARCH" -Igrader/lib -Igrader/runner)
+# The Makefile's STUDENT_NVCCFLAGS and NVCCFLAGS with GENCODE = -arch=$(ARCH); NVCC_STRICT for the course's runner.cu only.
+STUDENT_NVCCFLAGS=(-O3 -std=c++17 "-arch=$ARCH")
+NVCCFLAGS=("${STUDENT_NVCCFLAGS[@]}" -Igrader/lib -Igrader/runner)
 NVCC_STRICT=(-Werror all-warnings -Xcompiler "-Wall,-Wextra,-Werror")
 
 # ------------------------------------------------------------------ the table
 # name | build | 04: n1025 | n2^24 | rep-few (find_repeats)   05: rgb-256x256 | pattern
 PROTOCOL='case [^ ]+: the runner (broke the protocol|exited with status 0|was killed by signal)'
+SANDBOX_KILL='case [^ ]+: the runner was killed by the sandbox'
 ATTEMPTS="
 04-control               | built | pass            | pass            | pass
 04-forge-lines           | built | exit5:$PROTOCOL | exit5:$PROTOCOL | exit5:$PROTOCOL
@@ -105,11 +115,19 @@ ATTEMPTS="
 04-stale-workspace       | built | wrong-but-first | wrong-but-first | wrong-but-first
 04-gpu-memory-hunt       | built | wrong-all       | wrong-all       | wrong-all
 04-kill-judge            | built | pass            | pass            | pass
+04-late-stream           | built | slow:0.45       | slow:0.45       | slow:0.45
+04-late-per-thread       | built | slow:0.45       | slow:0.45       | slow:0.45
+04-late-graph            | built | slow:0.45       | slow:0.45       | slow:0.45
+04-late-callback         | built | slow:0.45       | slow:0.45       | slow:0.45
+04-thread-precompute     | built | exit5:$SANDBOX_KILL | exit5:$SANDBOX_KILL | exit5:$SANDBOX_KILL
+04-forge-done            | built | exit5:$PROTOCOL | exit5:$PROTOCOL | exit5:$PROTOCOL
+04-patch-timer           | link:multiple definition of .cudaEventElapsedTime | - | - | -
 04-extern-cpu-reference  | link:undefined reference to .(scan_cpu_i32|hx_scan_cpu|compact_cpu_repeats) | - | - | -
 04-cub-disguised         | refused:^refused: large_scan.cu uses CUB \(it includes cub/ | - | - | -
 04-thrust-alias          | refused:^refused: large_scan.cu uses Thrust \(it includes thrust/ | - | - | -
 04-static-ctor           | refused:^refused: large_scan.cu defines a static constructor \(adv_before_sandbox\) | - | - | -
 04-global-ctor           | refused:^refused: large_scan.cu (defines a global object with a constructor|initializes a global at load time) | - | - | -
+04-include-cpu-reference | refused:^refused: large_scan.cu includes a course file \(grader/lib/scan_cpu.c\) | - | - | -
 05-forge-lines           | built | exit5:$PROTOCOL | exit5:$PROTOCOL
 05-memoize-frame         | built | wrong-but-first | wrong-but-first
 05-background-only       | built | wrong-all       | wrong-all
@@ -173,6 +191,16 @@ for d in "$ADV"/*/; do
 done
 
 # ------------------------------------------------------------------ building
+# copy_course_files NAME DIR: the course files NAME's file asks for (`// adversarial.sh copies: PATH`) into DIR.
+copy_course_files() {
+  local path
+  rm -rf "$2"
+  mkdir -p "$2"
+  sed -n 's|^// adversarial.sh copies: *||p' "$(src_of "$1")" | while IFS= read -r path; do
+    cp "$path" "$2/" || return 1
+  done
+}
+
 # build_one NAME: $BUILD/NAME/verdict gets one line: "built", "refused: ...",
 # "link fails: ...", "does not compile: ..." or "inspect error: ...".
 build_one() {
@@ -184,14 +212,19 @@ build_one() {
   mkdir -p "$out"
   rm -f "$out"/{student.o,student.d,harness,refused,inspect.err,build.log,link.log,verdict}
   t=$out/verdict.tmp
+  # the folders the attempt may include from (solutions/NN only where the tree has it)
+  local folders=("assignments/$a" "$ADV/$name" "$ADV/common" "$out/copied")
+  [ ! -d "solutions/$a" ] || folders+=("solutions/$a")
   if [ "$a" = unknown ]; then
     echo "does not compile: $base is neither large_scan.cu (04) nor renderer.cu (05)" > "$t"
-  elif ! "$NVCC" "${NVCCFLAGS[@]}" "-Iassignments/$a" "-I$ADV/$name" -MD -MF "$out/student.d" -c "$src" \
+  elif ! copy_course_files "$name" "$out/copied" 2> "$out/build.log"; then
+    echo "does not compile: the course file it copies is missing: $(head -1 "$out/build.log")" > "$t"
+  elif ! "$NVCC" "${STUDENT_NVCCFLAGS[@]}" "-Iassignments/$a" "-I$ADV/$name" "-I$out/copied" -MD -MF "$out/student.d" -c "$src" \
     -o "$out/student.o" > "$out/build.log" 2>&1; then
     echo "does not compile: $(grep -m1 -i 'error' "$out/build.log" || tail -1 "$out/build.log")" > "$t"
   else
     rc=0
-    bash "$INSPECT" "$out/student.o" "$out/student.d" "$base" "$CUDA_HOME/bin" > "$out/refused" 2> "$out/inspect.err" || rc=$?
+    bash "$INSPECT" "$out/student.o" "$out/student.d" "$base" "$CUDA_HOME/bin" "${folders[@]}" > "$out/refused" 2> "$out/inspect.err" || rc=$?
     if [ $rc -eq 1 ]; then
       head -1 "$out/refused" > "$t"
     elif [ $rc -ne 0 ]; then
@@ -204,19 +237,22 @@ build_one() {
       echo built > "$t"
     fi
   fi
-  printf '%s\n' "${NVCCFLAGS[*]}" > "$out/flags"
+  flags > "$out/flags"
   mv -f "$t" "$out/verdict"
 }
+
+# The flags of today's build, one line.
+flags() { printf '%s | %s\n' "${STUDENT_NVCCFLAGS[*]}" "${NVCCFLAGS[*]}"; }
 
 # Whether NAME's verdict is newer than everything it was made from, with today's flags.
 up_to_date() {
   local name=$1 out=$BUILD/$1 a
   a=$(assignment_of "$name")
   [ -f "$out/verdict" ] && [ -f "$out/flags" ] || return 1
-  [ "$(cat "$out/flags")" = "${NVCCFLAGS[*]}" ] || return 1
+  [ "$(cat "$out/flags")" = "$(flags)" ] || return 1
   if [ "$(cat "$out/verdict")" = built ]; then [ -x "$out/harness" ] || return 1; fi
-  [ -z "$(find "$ADV/$name" "$ADV/common" "$INSPECT" "assignments/$a" grader/lib grader/runner -maxdepth 1 \
-    \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name '*.sh' \) -newer "$out/verdict" -print -quit)" ] || return 1
+  [ -z "$(find "$ADV/$name" "$ADV/common" "$INSPECT" "$PREFIXES" "assignments/$a" grader/lib grader/runner -maxdepth 1 \
+    \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name '*.c' -o -name '*.sh' -o -name '*.txt' \) -newer "$out/verdict" -print -quit)" ] || return 1
   [ "$LIBRUNNER" -ot "$out/verdict" ] || return 1
 }
 
@@ -297,6 +333,11 @@ run_case() {
   pat=${want#*:}
   case $kind in
     pass) [ "$rc" -eq 0 ] && [ "$lines" -eq 1 ] && [ "$ok" = 1 ] && [ "$bad_reps" = 0 ] ;;
+    slow)
+      GOT+=", fastest sample $(field min_ms) ms a call"
+      [ "$rc" -eq 0 ] && [ "$lines" -eq 1 ] && [ "$ok" = 1 ] && [ "$bad_reps" = 0 ] &&
+        awk -v t="$(field min_ms)" -v lo="$pat" 'BEGIN { exit !(t + 0 >= lo + 0) }'
+      ;;
     wrong-all | wrong-but-first)
       [ "$rc" -eq 0 ] && [ "$lines" -eq 1 ] && [ "$ok" = 0 ] && grep -q 'wrong in' "$err" || return 1
       [ -n "$verified" ] && [ "$verified" -gt 1 ] || return 1
@@ -311,6 +352,7 @@ run_case() {
 describe() {
   case $1 in
     pass) echo "exit 0, ok=1, wrong in 0 calls" ;;
+    slow:*) echo "exit 0, ok=1, and its fastest sample at least ${1#slow:} ms a call (the work it left running counted)" ;;
     wrong-all) echo "exit 0, ok=0, wrong in every call ('wrong in' on stderr)" ;;
     wrong-but-first) echo "exit 0, ok=0, wrong in every call but the first ('wrong in' on stderr)" ;;
     exit5:*) echo "exit 5, no result line, stderr matching /${1#exit5:}/" ;;

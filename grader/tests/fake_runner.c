@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,22 +46,26 @@ static void forge_lines(void) {
   for (int fd = 1; fd <= 9; fd++) (void)!write(fd, line, sizeof line - 1);
 }
 
-static void *scribbler(void *arg) {
-  (void)arg;
-  /* Keeps writing zeros over the judge's shared memory, inputs included, hoping
-   * the judge computes its expected output from what it finds there. */
+/* Writes zeros over the judge's whole shared memory, inputs included, hoping
+ * the judge computes its expected output from what it finds there. */
+static void scribble(void) {
   struct stat st;
-  for (;;) {
-    if (fstat(5, &st) == 0 && st.st_size > 0) {
-      char *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 5, 0);
-      if (m != MAP_FAILED) {
-        memset(m, 0, (size_t)st.st_size);
-        munmap(m, (size_t)st.st_size);
-      }
+  if (fstat(5, &st) == 0 && st.st_size > 0) {
+    char *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 5, 0);
+    if (m != MAP_FAILED) {
+      memset(m, 0, (size_t)st.st_size);
+      munmap(m, (size_t)st.st_size);
     }
-    usleep(100);
   }
-  return NULL;
+}
+
+static void *helper_thread(void *arg) { return arg; }
+
+/* Sleeps ms milliseconds of wall time. */
+static void sleep_ms(int ms) {
+  struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&t, &t) && errno == EINTR) {
+  }
 }
 
 static size_t workspace(int variant, uint64_t n, uint64_t param) {
@@ -129,12 +134,18 @@ static void call(const hx_call *c) {
     static const char junk[2048] = "garbage";
     (void)!write(4, junk, sizeof junk);
   } else if (is("scribble-shm")) {
-    static int started;
-    if (!started++) {
-      pthread_t t;
-      pthread_create(&t, NULL, scribbler, NULL);
-    }
-    /* and writes nothing */
+    scribble(); /* and writes nothing */
+  } else if (is("thread-precompute")) {
+    /* A thread that would compute the next batch before the judge's GO: the
+     * sandbox kills the runner at its clone. */
+    pthread_t t;
+    if (pthread_create(&t, NULL, helper_thread, NULL) == 0) fprintf(stderr, "fake student: a thread started\n");
+    scan(in, out, n);
+  } else if (is("slow")) {
+    /* The honest work and 30 ms more (with FAKE_TIMER=lies the runner's own
+     * timer says 1 us: the judge's clock must see the 30 ms). */
+    sleep_ms(30);
+    scan(in, out, n);
   } else if (is("hang")) {
     for (;;) pause();
   } else if (is("crash")) {

@@ -38,7 +38,7 @@
   "cases=$(echo \"$cases\" | tr , ' ')\n"                                                         \
   "emit() { br=${BR:-0}; [ \"${OK:-1}\" = 0 ] && [ -z \"${BR:-}\" ] && br=1; echo \"result case=$1 variant=${V:-$variant} n=${N:-${1#n}} seed=${S:-$seed} ok=${OK:-1} " \
   "checked=${CHK:-1} median_ms=${MS:-1.0} min_ms=${MS:-1.0} reps=${R:-1} verified=${VF:-${R:-1}} bad_reps=$br mismatches=${MM:-0} first_bad=${FB:--1} " \
-  "first_x=${FX:--1} first_y=${FY:--1} max_err=${ME:-0} masked=${MK:-0} nonfinite=${NF:-0} work_bytes=0\" >&3; }\n" \
+  "first_x=${FX:--1} first_y=${FY:--1} max_err=${ME:-0} masked=${MK:-0} nonfinite=${NF:-0} work_bytes=0 floor_ms=${FL:-0} too_fast=${TF:-0}\" >&3; }\n" \
   "if [ \"$variant\" = copy_d2d ] && [ ! -f $NAME.copy-broken ]; then for c in $cases; do MS=0.5 CHK=0 VF=0 emit $c; done; exit 0; fi\n"
 
 #define GOOD "for c in $cases; do emit $c; done\n"
@@ -46,11 +46,11 @@
 static const char CONF[] =
     "[assignment]\nname = %s\ntitle = Fake assignment for the fault suite\ntimeout = %d\n\n"
     "[correct]\nkind = correct\nvariant = v\ncases = n10, n20\npoints = 10\n\n"
-    "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\npoints = 10\n\n"
+    "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\nfloor = 0.5\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
     "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n\n"
     "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n\n"
-    "[perf-copy]\nkind = perf\nvariant = v\ncase = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\npoints = 5\n";
+    "[perf-copy]\nkind = perf\nvariant = v\ncase = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\nfloor = 0.5\npoints = 5\n";
 
 static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
 
@@ -300,6 +300,12 @@ static const fault FAULTS[] = {
     {"two results for one case", GOOD EMIT_ALL("OK=0 MM=1 FB=0"), NULL, NULL, "correct", "fail", "more than one result line for this case", 0},
     {"bad arguments", "echo 'harness: --case: unknown case' >&2; exit 2\n", NULL, NULL, "correct", "fail", "bad arguments (exit 2)", 0},
     {"slower than the reference", EMIT_ALL("MS=2.2"), NULL, NULL, "perf", "partial", "2.20x", 0},
+    /* a sample under the floor: no right call is that fast, so no points */
+    {"faster than the memory system allows", EMIT_ALL("R=5 TF=2 FL=0.5 MS=0.3"), NULL, NULL, "perf", "fail",
+     "faster than the memory system allows: the timing is not trusted (2 of 5 samples under 0.5000 ms", 0},
+    /* the reference itself under the floor: grade.conf's floor is too high for this GPU */
+    {"the reference under the floor", NULL, EMIT_ALL("R=5 TF=1 FL=2"), NULL, "perf", "error",
+     "the reference ran under the floor in 1 of 5 samples", 4},
     {"sanitizer reports a race", NULL, NULL, "echo 'FAKE_RACE=1; export FAKE_RACE' > race.env", "race", "fail",
      "racecheck reports: Error: Race reported", 0},
     {"ncu metric above its bound", NULL, NULL, "echo 'FAKE_NCU_VALUE=\"5,000\"; export FAKE_NCU_VALUE' > race.env", "banks", "fail",
@@ -361,11 +367,11 @@ static const struct {
   const char *name, *edit, *reason;
 } CONF_FAULTS[] = {
     {"grade.conf missing", "rm assignments/99-fake/grade.conf", "grade.conf: cannot open: No such file or directory"},
-    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:49: syntax error"},
+    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:51: syntax error"},
     {"grade.conf unknown key", "sed -i 's/^full_ratio = 1.1$/fullratio = 1.1/' assignments/99-fake/grade.conf", "grade.conf:16: unknown key 'fullratio' in [perf]"},
-    {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:26: duplicate section [ptx] (first at line 19)"},
+    {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:27: duplicate section [ptx] (first at line 20)"},
     {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:10: points: -10 is negative"},
-    {"grade.conf missing points", "sed -i '/^points = 5$/d' assignments/99-fake/grade.conf", "grade.conf:19: [ptx]: missing key 'points'"},
+    {"grade.conf missing points", "sed -i '/^points = 5$/d' assignments/99-fake/grade.conf", "grade.conf:20: [ptx]: missing key 'points'"},
     {"grade.conf requires a later check", "sed -i '/^\\[correct\\]$/a requires = race' assignments/99-fake/grade.conf",
      "grade.conf:7: requires: 'race' is not a check above [correct]"},
 };

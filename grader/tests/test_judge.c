@@ -44,6 +44,8 @@ static const attempt ATTEMPTS[] = {
     {"kill-judge", "--case n1025", 0, 1, 1, ""},
     /* zeros over the shared memory: the judge never reads its inputs back from there */
     {"scribble-shm", "--case n1025", 0, 1, 0, "wrong in"},
+    /* a thread that would work before the judge's GO: no new thread once set up */
+    {"thread-precompute", "--case n1025", 5, 0, 0, "killed by the sandbox"},
     {"protocol-garbage", "--case n1025", 5, 0, 0, "broke the protocol"},
     {"exit-early", "--case n1025", 5, 0, 0, "the runner exited with status 0"},
     {"hang", "--case n1025 --call-timeout 1", 5, 0, 0, "no answer within 1 s"},
@@ -107,6 +109,8 @@ static const char *const BAD[][2] = {
     {"--assignment 04-large-scan --runner R --versus-variant copy_d2d", "--versus-variant needs --versus"},
     {"--assignment 04-large-scan --runner R --versus R --bench", "--versus (a perf duel) cannot go with"},
     {"--assignment 04-large-scan --runner R --batch 0", "--batch"},
+    {"--assignment 04-large-scan --runner R --floor 0.5", "--floor needs --versus"},
+    {"--assignment 04-large-scan --runner R --versus R --floor 2", "--floor: '2' is not a fraction in (0, 1]"},
 };
 
 START_TEST(test_judge_bad_usage) {
@@ -200,6 +204,65 @@ static void write_reference(const char *dir, const char *env) {
   snprintf(script, sizeof script, "#!/bin/sh\n%s exec %s/build/tests/fake-runner \"$@\"\n", env, getenv("PWD"));
   write_text(path, script, 1);
 }
+
+/* The judge's clock: a student whose runner's timer says 1 us (FAKE_TIMER=lies,
+ * as a patched timer would) while each call sleeps 30 ms is timed at 30 ms or
+ * more; the empty window's cost is measured and small. */
+START_TEST(test_judge_clock) {
+  char *dir = make_temp_dir("judge-clock"), *results, *err;
+  int rc = run_judge(dir, "slow FAKE_TIMER=lies", "--case n1025", &results, &err);
+  ck_assert_msg(rc == 0, "judge exited %d: %s", rc, err);
+  result_line r;
+  char why[200];
+  ck_assert_msg(result_parse(results, &r, why, sizeof why) == 0, "%s: %s", why, results);
+  ck_assert_msg(r.ok == 1, "the slow student is right, yet: %s", results);
+  ck_assert_msg(r.min_ms >= 30, "timed at %g ms a call, while every call slept 30 ms: %s", r.min_ms, results);
+  ck_assert_msg(r.overhead_ms > 0 && r.overhead_ms < 30, "an empty window cost %g ms: %s", r.overhead_ms, results);
+  free(results);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A duel's floor (--floor F): F times the reference's device copy of the
+ * call's unavoidable bytes. With the reference's copy made 50 ms slower
+ * (FAKE_COPY=slow), every sample of both sides is under the floor and counted
+ * in too_fast; with a plain copy and F = 0.01, none is. The copy's own run
+ * writes no result line. */
+static const struct {
+  const char *reference_env, *floor;
+  double floor_min_ms;
+  int too_fast;
+} FLOORS[] = {
+    {"FAKE_STUDENT=honest FAKE_COPY=slow", "0.5", 25, 3},
+    {"FAKE_STUDENT=honest", "0.01", 0, 0},
+};
+
+START_TEST(test_judge_floor) {
+  char *dir = make_temp_dir("judge-floor"), *results, *err, args[256];
+  write_reference(dir, FLOORS[_i].reference_env);
+  snprintf(args, sizeof args, "--versus ./reference --floor %s --case n1025", FLOORS[_i].floor);
+  int rc = run_judge(dir, "honest", args, &results, &err);
+  ck_assert_msg(rc == 0, "floor %d: judge exited %d: %s", _i, rc, err);
+  int lines = 0;
+  for (char *line = results, *nl; *line; line = nl + 1, lines++) {
+    if (!(nl = strchr(line, '\n'))) break;
+    *nl = 0;
+    result_line r;
+    char why[200];
+    ck_assert_msg(result_parse(line, &r, why, sizeof why) == 0, "floor %d: %s", _i, why);
+    ck_assert_msg(r.floor_ms > 0 && r.floor_ms >= FLOORS[_i].floor_min_ms, "floor %d: floor_ms=%g: %s", _i, r.floor_ms, line);
+    ck_assert_msg(r.too_fast == FLOORS[_i].too_fast, "floor %d: too_fast=%d, want %d: %s", _i, r.too_fast,
+                  FLOORS[_i].too_fast, line);
+  }
+  ck_assert_msg(lines == 2, "floor %d: %d result lines, want 2 (the reference's, the student's)", _i, lines);
+  free(results);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
 
 /* In a duel the reference opens each case before the student does: its
  * buffers and workspace are on the device before the student's workspace
@@ -330,6 +393,8 @@ Suite *judge_suite(void) {
   tcase_add_test(tc, test_judge_duel_stops_the_other_side);
   tcase_add_test(tc, test_judge_profile);
   tcase_add_test(tc, test_judge_duel_open_order);
+  tcase_add_test(tc, test_judge_clock);
+  tcase_add_loop_test(tc, test_judge_floor, 0, 2);
   suite_add_tcase(s, tc);
   return s;
 }
