@@ -38,7 +38,10 @@ endif
 PTX_ARCH := compute_75
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Igrader/lib -Igrader/src
-NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Igrader/lib -Igrader/runner
+# A student's file is compiled with STUDENT_NVCCFLAGS plus -Iassignments/NN -I<its folder>
+# only: the course's own folders are not on its include path (docs/architecture.md).
+STUDENT_NVCCFLAGS := -O3 -std=c++17 $(GENCODE)
+NVCCFLAGS := $(STUDENT_NVCCFLAGS) -Igrader/lib -Igrader/runner
 # Course-owned CUDA code is warning-free; a student's file only gets warnings.
 NVCC_STRICT := -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 
@@ -59,6 +62,8 @@ HAVE_SOLUTIONS := $(wildcard solutions)
 
 # ----------------------------------------------------------------- libraries
 LIB_O := $(patsubst grader/lib/%.c,$(B)/lib/%.o,$(wildcard grader/lib/*.c))
+# The headers of grader/lib, and 05's constants they include by path (render_cpu.h, scene.h).
+LIB_H := $(wildcard grader/lib/*.h) assignments/05-renderer/render_spec.h
 LIBHARNESS := $(B)/lib/libharness.a
 GRADER_O := $(patsubst grader/src/%.c,$(B)/grader/%.o,$(filter-out grader/src/grade.c,$(wildcard grader/src/*.c)))
 LIBGRADER := $(B)/grader/libgrader.a
@@ -70,7 +75,7 @@ $(B)/.gencode: FORCE
 	@mkdir -p $(B)
 	@echo '$(GENCODE)' | cmp -s - $@ || echo '$(GENCODE)' > $@
 
-$(B)/lib/%.o: grader/lib/%.c $(wildcard grader/lib/*.h)
+$(B)/lib/%.o: grader/lib/%.c $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 # The CPU renderer draws every frame 05's judge verifies: -O3 vectorizes its
@@ -107,10 +112,10 @@ JUDGE := $(B)/grader/judge
 JUDGE_O := $(patsubst grader/judge/%.c,$(B)/judge/%.o,$(wildcard grader/judge/*.c))
 SPEC_O := $(patsubst assignments/%/spec.c,$(B)/judge/spec-%.o,$(wildcard assignments/*/spec.c))
 JUDGE_CFLAGS := $(CFLAGS) -Igrader/judge
-$(B)/judge/%.o: grader/judge/%.c $(wildcard grader/judge/*.h grader/lib/*.h)
+$(B)/judge/%.o: grader/judge/%.c $(wildcard grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(JUDGE_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
-$(B)/judge/spec-%.o: assignments/%/spec.c $(wildcard assignments/%/*.h grader/judge/*.h grader/lib/*.h)
+$(B)/judge/spec-%.o: assignments/%/spec.c $(wildcard assignments/%/*.h grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(JUDGE_CFLAGS) -Iassignments/$* -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 ifneq ($(wildcard grader/bin/judge),)
@@ -122,7 +127,7 @@ $(JUDGE): $(JUDGE_O) $(SPEC_O) $(LIBGRADER)
 	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
 endif
 
-$(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h grader/lib/*.h)
+$(B)/grader/%.o: grader/src/%.c $(wildcard grader/src/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
@@ -146,20 +151,23 @@ $(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # ----------------------------------------------------------------- runner builds
-# build/<src>/<NN>/student.o: the student's file compiled on its own, then
-# inspected (mk/inspect-student.sh): a build
-# that uses CUB or Thrust, or runs code of its own before the harness calls it,
-# is refused with a one-line reason in `refused`. build/<src>/<NN>/harness: the
+# build/<src>/<NN>/student.o: the student's file compiled on its own, with
+# STUDENT_NVCCFLAGS and only assignments/<NN> and its own folder on the include
+# path, then inspected (mk/inspect-student.sh): a build that uses CUB or Thrust,
+# includes a course file from elsewhere or defines a name of the course's
+# libraries (mk/course-prefixes.txt), or runs code of its own before the harness
+# calls it, is refused with a one-line reason in `refused`. build/<src>/<NN>/harness: the
 # runner, assignments/<NN>/runner.cu linked with student.o and the runner
 # library; where the course kernels call the student's __device__ functions
 # (INLINE_ASSIGNMENTS), runner.cu includes the student's file last instead, so
 # the compiler inlines them (separate objects made 02 and 03 2-3.5x slower on
 # the H100, and link-time optimisation needs an nvlink the build hosts lack);
-# student.o is still compiled alone, with the same flags, and inspected, and a
-# refusal stops the runner's build. harness.ptx, for the
+# student.o is still compiled alone, with the student's flags, and inspected,
+# and a refusal stops the runner's build. harness.ptx, for the
 # ptx checks, is the PTX of the runner where it includes the student's file
 # (its kernels, and probe kernels of one call each, with the student's functions
-# inlined) or else of the student's file alone: text for the grader to count. A failing student build leaves its compiler
+# inlined) or else of the student's file alone (with the student's include path):
+# text for the grader to count. A failing student build leaves its compiler
 # messages in build.log ("does not compile"). Each output is written to a
 # temporary name and renamed, so that two `make grade` at once never run a
 # half-written binary.
@@ -170,13 +178,14 @@ rdc_flag = $(if $(call inline,$(1)),-rdc=true)
 student_link = $(if $(call inline,$(2)),-I$(1)/$(2),$(B)/$(1)/$(2)/student.o)
 student_cu = $(firstword $(wildcard $(1)/$(2)/*.cu))
 define harness_rules
-$(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gencode mk/inspect-student.sh
+$(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gencode mk/inspect-student.sh mk/course-prefixes.txt
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@"
-	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
+	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(STUDENT_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
 	  -MD -MF $$$$t.d -c $(call student_cu,$(1),$(2)) -o $$$$t.o > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
 	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@ $$(@D)/harness $$(@D)/bench; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
-	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin > $$$$t.why 2>&1; then \
+	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin \
+	    assignments/$(2) $(1)/$(2) > $$$$t.why 2>&1; then \
 	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@ $$(@D)/harness $$(@D)/bench; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
 	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
 
@@ -187,7 +196,7 @@ $(B)/$(1)/$(2)/harness: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*
 
 $(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
 	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib -Igrader/runner -Iassignments/$(2) -I$(1)/$(2) \
+	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $(if $(call inline,$(2)),-Igrader/lib -Igrader/runner) -Iassignments/$(2) -I$(1)/$(2) \
 	  $(if $(call inline,$(2)),assignments/$(2)/runner.cu,$(call student_cu,$(1),$(2))) -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
 
 # The bench build: the same runner compiled with -DHX_BENCH, which makes

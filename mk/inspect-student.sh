@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
-# inspect-student.sh OBJECT DEPFILE SOURCE_NAME [NVCC_BIN_DIR]: refuses a student's object before it is linked into the runner.
+# inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR FOLDER...: refuses a student's object before it is linked into the runner.
 #
-# The student's .cu is compiled on its own (nvcc -c [-rdc=true] -MD -MF DEPFILE) and
-# linked into a runner process that also holds the harness, so its object must not
-# bring CUB or Thrust (the assignment's work) nor run code the harness did not call
-# (static constructors and destructors: before the first call or after the last).
+# The student's .cu is compiled on its own (nvcc -c [-rdc=true] -MD -MF DEPFILE, with
+# only its assignment's folder and its own on the include path) and linked into a
+# runner process that also holds the harness, so its object must not bring CUB or
+# Thrust (the assignment's work) nor the course's own code (its CPU references,
+# which the runner's link leaves out), nor run code the harness did not call (static
+# constructors and destructors: before the first call or after the last). FOLDERs
+# are the folders whose files the student's file may include: its assignment's
+# (assignments/NN) and its own. Paths are taken relative to the current folder,
+# which is the repository root in the build. NVCC_BIN_DIR is where cuobjdump is
+# (empty: /usr/local/cuda/bin). The course's name prefixes are in
+# course-prefixes.txt beside this script.
 # Exit 0 silently: accepted. Exit 1: one line `refused: SOURCE_NAME <reason>` on
 # stdout. Exit 2: one line `inspect-student: ...` on stderr (bad arguments, missing
 # files or tools, a tool that fails on the object). Checks, in order:
 #   1. DEPFILE: a header under a cub/ or thrust/ folder (what was really compiled,
 #      so `#define H <cub/cub.cuh>` + `#include H` and vendored copies are seen);
-#   2. host symbols (nm -C), defined or undefined: cub:: or thrust::;
-#   3. device symbols (cuobjdump -symbols): the mangled namespaces 3cub / 6thrust;
+#   2. DEPFILE: a file of the repository (below the current folder, after `..` and
+#      symbolic links are resolved) outside every FOLDER: a course file included by
+#      a path such as "../../grader/lib/scan_cpu.c" (the first one is named);
+#   3. host symbols (nm -C), defined or undefined: cub:: or thrust::;
+#   4. host symbols defined with external linkage (nm: a global type, not U) whose
+#      name begins with a prefix of course-prefixes.txt: the course's code, pasted
+#      (the first one is named);
+#   5. device symbols (cuobjdump -symbols): the mangled namespaces 3cub / 6thrust;
 #      skipped only when NVCC_BIN_DIR has no cuobjdump;
-#   4. code run at load or exit time: .init_array entries other than nvcc's one
+#   6. code run at load or exit time: .init_array entries other than nvcc's one
 #      _ZL24__sti____cudaRegisterAllv (the same with and without -rdc, nvcc 13.0) and
 #      <iostream>'s std::ios_base::Init, any .fini_array/.preinit_array/.ctors/.dtors
 #      entry, an .init/.fini section, an ifunc (its resolver runs at load time).
@@ -24,18 +37,35 @@ die() {
   exit 2
 }
 
-[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: inspect-student.sh OBJECT DEPFILE SOURCE_NAME [NVCC_BIN_DIR]"
+[ $# -ge 5 ] || die "usage: inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR FOLDER..."
 obj=$1 dep=$2 src=$3 bindir=${4:-/usr/local/cuda/bin}
+shift 4
+folders=("$@")
 [ -n "$src" ] || die "SOURCE_NAME is empty"
 [ -f "$obj" ] && [ -r "$obj" ] || die "no object file $obj"
 [ -f "$dep" ] && [ -r "$dep" ] || die "no dependency file $dep"
-for tool in nm readelf objdump c++filt awk sed; do
+for f in "${folders[@]}"; do
+  [ -d "$f" ] || die "no folder $f (a FOLDER the student's file may include from)"
+done
+for tool in nm readelf objdump c++filt; do
   command -v "$tool" > /dev/null || die "$tool is not on PATH (binutils)"
 done
+for tool in awk sed realpath; do
+  command -v "$tool" > /dev/null || die "$tool is not on PATH"
+done
+
+# The course's name prefixes: one a line, `#` to the end of a line is a comment.
+prefix_file="$(dirname "${BASH_SOURCE[0]}")/course-prefixes.txt"
+[ -f "$prefix_file" ] && [ -r "$prefix_file" ] || die "no list of the course's name prefixes $prefix_file"
+prefixes=$(sed 's/#.*//' "$prefix_file" | awk 'NF { print $1 }')
+[ -n "$prefixes" ] || die "$prefix_file lists no prefix"
+bad=$(printf '%s\n' "$prefixes" | grep -m1 -vE '^[A-Za-z_][A-Za-z0-9_]*$' || true)
+[ -z "$bad" ] || die "$prefix_file: '$bad' is not the beginning of a C name"
 # A path that starts with '-' would read as an option to the tools.
 case $obj in -*) obj=./$obj ;; esac
 
 readonly ADVICE="the assignment's work is yours to write; the CUB rows are in make bench only"
+readonly OWN_FILES="your file may include only its assignment's headers and files of its own folder"
 
 refuse() {
   printf 'refused: %s %s\n' "$src" "$1"
@@ -85,6 +115,25 @@ while IFS= read -r path; do
   fi
 done <<< "$deps"
 
+# ---- 2. files of the repository outside the FOLDERs
+# Resolved (`..`, symbolic links) before they are compared, so that
+# "starter/04/../../grader/lib/scan_cpu.c" and a link to it count as what they are.
+root="$(pwd -P)/"
+allowed=()
+for f in "${folders[@]}"; do allowed+=("$(realpath -m -- "$f")/"); done
+# Whether path (resolved) lies in one of the FOLDERs.
+allowed_path() {
+  local a
+  for a in "${allowed[@]}"; do [[ $1 == "$a"* ]] && return 0; done
+  return 1
+}
+mapfile -t listed <<< "$deps"
+resolved=$(realpath -m -- "${listed[@]}" 2>&1) || die "realpath failed on the paths of $dep: $(printf '%s\n' "$resolved" | grep -m1 . || echo 'no message')"
+while IFS= read -r real; do
+  [[ $real == "$root"* ]] || continue
+  allowed_path "$real" || refuse "includes a course file (${real#"$root"}): $OWN_FILES"
+done <<< "$resolved"
+
 # Which library a list of symbols (one a line) comes from, and its first symbol:
 # "CUB<TAB>symbol", or nothing. CCCL's CUB calls Thrust helpers and Thrust is built
 # on CUB, so both namespaces show up either way: the one with more symbols that
@@ -108,7 +157,7 @@ pick_library() {
   fi
 }
 
-# ---- 2. host symbols, defined or undefined
+# ---- 3. host symbols, defined or undefined
 syms=$(nm -C "$obj" 2> /dev/null) || die "nm failed on $obj"
 # "ADDRESS TYPE NAME" (no address for an undefined one): keep "TYPE NAME"; the
 # functions (T, t, W, w) that begin with a namespace are the ones counted.
@@ -119,7 +168,20 @@ if [ -n "$found" ]; then
   refuse "uses $lib (symbol $(short "${hit#? }")): $ADVICE"
 fi
 
-# ---- 3. device symbols (the fat binary: SASS of -rdc objects is relocatable ELF)
+# ---- 4. names of the course's libraries, defined here with external linkage
+# "TYPE NAME" with a global type (not U): the name without its parameter list.
+found=$(printf '%s\n' "$names" | awk -v prefixes="$prefixes" '
+  BEGIN { n = split(prefixes, p, "\n") }
+  /^[ABCDGRSTVW] / {
+    name = substr($0, 3); sub(/\(.*/, "", name)
+    for (i = 1; i <= n; i++) if (index(name, p[i]) == 1) { print p[i] "\t" name; exit }
+  }')
+if [ -n "$found" ]; then
+  IFS=$'\t' read -r prefix hit <<< "$found"
+  refuse "defines $(short "$hit"): names that begin with $prefix belong to the course's libraries, whose code your file may not carry (a function of yours needs another name)"
+fi
+
+# ---- 5. device symbols (the fat binary: SASS of -rdc objects is relocatable ELF)
 cuobjdump="$bindir/cuobjdump"
 if [ -x "$cuobjdump" ]; then
   if ! dev=$("$cuobjdump" -symbols "$obj" 2>&1); then
@@ -135,7 +197,7 @@ if [ -x "$cuobjdump" ]; then
   fi
 fi
 
-# ---- 4. code that runs at load or exit time
+# ---- 6. code that runs at load or exit time
 # readelf's section headers, symbol table and relocations and objdump's calls go
 # into one awk program, which follows each .init_array entry to the functions it
 # calls in this object. The relocations show calls to other sections and to global

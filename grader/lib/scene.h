@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "render_spec.h"
+#include "../../assignments/05-renderer/render_spec.h" /* 05's constants, shared with renderer.h */
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +40,7 @@ typedef struct circle {
 #define SCENE_R_MAX 1.0f
 #define SCENE_MAX_COUNT ((size_t)1 << 24)
 
-/* SCENE_SNOW_R_FAR and SCENE_SNOW_R_NEAR (a snowflake's radius from its depth) are in render_spec.h. */
+/* SCENE_SNOW_R_FAR and SCENE_SNOW_R_NEAR (a snowflake's radius from its depth) are in assignments/05-renderer/render_spec.h. */
 
 typedef struct scene {
   const char *name; /* the table row's name, or "file" */

@@ -6,27 +6,44 @@
 
 #include "tests.h"
 
+/* The fixtures' folder: the one folder their files may include from. */
+#define FX "grader/tests/inspect"
+
 /* The objects: a fixture compiled as 01-03 build a student's file (-rdc=true),
  * or as 04 and 05 do (-O3, whole-program device code: optimized host code, the
- * fat binary in .nv_fatbin). Slowest first, so that the parallel compile ends sooner. */
+ * fat binary in .nv_fatbin), from the repository root; folders are the FOLDERs
+ * the script gets for it (where the build's include path points). Slowest
+ * first, so that the parallel compile ends sooner. */
 static const struct {
-  const char *obj, *src, *flags;
+  const char *obj, *src, *flags, *folders;
 } FIXTURES[] = {
-    {"cub_direct", "cub_direct", "-rdc=true"},
-    {"thrust_alias", "thrust_alias", "-rdc=true"},
-    {"cub_macro", "cub_macro", "-rdc=true"},
-    {"libcudacxx", "libcudacxx", "-rdc=true"},
-    {"clean", "clean", "-rdc=true"},
-    {"iostream", "iostream", "-rdc=true"},
-    {"ctor_attribute", "ctor_attribute", "-rdc=true"},
-    {"ctor_global", "ctor_global", "-rdc=true"},
-    {"dtor_attribute", "dtor_attribute", "-rdc=true"},
-    {"device_ns", "device_ns", "-rdc=true"},
-    {"clean_O3", "clean", "-O3"},
-    {"iostream_O3", "iostream", "-O3"},
-    {"ctor_global_O3", "ctor_global", "-O3"},
+    {"cub_direct", FX "/cub_direct.cu", "-rdc=true", FX},
+    {"thrust_alias", FX "/thrust_alias.cu", "-rdc=true", FX},
+    {"cub_macro", FX "/cub_macro.cu", "-rdc=true", FX},
+    {"libcudacxx", FX "/libcudacxx.cu", "-rdc=true", FX},
+    /* the 05 starter as the build compiles it: renderer.h includes render_spec.h beside it */
+    {"starter_05", "starter/05-renderer/renderer.cu", "-O3 -Iassignments/05-renderer -Istarter/05-renderer",
+     "assignments/05-renderer starter/05-renderer"},
+    {"clean", FX "/clean.cu", "-rdc=true", FX},
+    {"iostream", FX "/iostream.cu", "-rdc=true", FX},
+    {"ctor_attribute", FX "/ctor_attribute.cu", "-rdc=true", FX},
+    {"ctor_global", FX "/ctor_global.cu", "-rdc=true", FX},
+    {"dtor_attribute", FX "/dtor_attribute.cu", "-rdc=true", FX},
+    {"device_ns", FX "/device_ns.cu", "-rdc=true", FX},
+    {"course_include", FX "/course_include.cu", "-O3", FX},
+    {"course_symbol", FX "/course_symbol.cu", "-O3", FX},
+    {"clean_O3", FX "/clean.cu", "-O3", FX},
+    {"iostream_O3", FX "/iostream.cu", "-O3", FX},
+    {"ctor_global_O3", FX "/ctor_global.cu", "-O3", FX},
 };
 #define N_FIXTURES (sizeof FIXTURES / sizeof *FIXTURES)
+
+static size_t fixture_index(const char *obj) {
+  for (size_t i = 0; i < N_FIXTURES; i++)
+    if (!strcmp(FIXTURES[i].obj, obj)) return i;
+  ck_abort_msg("no fixture %s in FIXTURES", obj);
+  return 0;
+}
 
 static char *objs;           /* the temporary folder of NAME.o, NAME.d, NAME.log, NAME.rc */
 static char repo[1024];      /* the tests run from the repository root */
@@ -48,13 +65,14 @@ static void compile_fixtures(void) {
   else snprintf(bindir, sizeof bindir, ".");
   objs = make_temp_dir("inspect");
   char cmd[4096];
-  int len = snprintf(cmd, sizeof cmd, "printf '%%s %%s %%s\\n'");
+  /* one line per fixture: OBJ SRC FLAGS... */
+  int len = snprintf(cmd, sizeof cmd, "printf '%%s\\n'");
   for (size_t i = 0; i < N_FIXTURES; i++)
-    len += snprintf(cmd + len, sizeof cmd - (size_t)len, " %s %s %s", FIXTURES[i].obj, FIXTURES[i].src, FIXTURES[i].flags);
+    len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s %s %s'", FIXTURES[i].obj, FIXTURES[i].src, FIXTURES[i].flags);
   snprintf(cmd + len, sizeof cmd - (size_t)len,
            " | INSPECT_NVCC='%s' INSPECT_DIR='%s' xargs -P \"$(nproc)\" -L1 sh -c '"
-           "\"$INSPECT_NVCC\" -c $3 -std=c++17 -arch=sm_75 -MD -MF \"$INSPECT_DIR/$1.d\" -o \"$INSPECT_DIR/$1.o\" "
-           "\"grader/tests/inspect/$2.cu\" > \"$INSPECT_DIR/$1.log\" 2>&1; echo $? > \"$INSPECT_DIR/$1.rc\"' sh",
+           "o=$1 s=$2; shift 2; \"$INSPECT_NVCC\" -c \"$@\" -std=c++17 -arch=sm_75 -MD -MF \"$INSPECT_DIR/$o.d\" -o \"$INSPECT_DIR/$o.o\" "
+           "\"$s\" > \"$INSPECT_DIR/$o.log\" 2>&1; echo $? > \"$INSPECT_DIR/$o.rc\"' sh",
            nvcc(), objs);
   run_shell(cmd);
 }
@@ -81,13 +99,13 @@ typedef struct {
   char *out, *err;
 } inspect_run;
 
-/* Runs the script on OBJECT DEPFILE SOURCE_NAME [BINDIR] (shell words) from
- * folder cwd, with an environment prefix env ("" for none). */
+/* Runs the script on OBJECT DEPFILE SOURCE_NAME BINDIR FOLDER... (shell words;
+ * folders: the FOLDERs) from folder cwd, with an environment prefix env ("" for none). */
 static inspect_run inspect_in(const char *cwd, const char *env, const char *obj, const char *dep, const char *src,
-                              const char *bin) {
+                              const char *bin, const char *folders) {
   char cmd[4096], path[1200];
-  snprintf(cmd, sizeof cmd, "cd '%s' && %s bash '%s/mk/inspect-student.sh' %s %s %s %s > '%s/out' 2> '%s/err'", cwd, env,
-           repo, obj, dep, src, bin, objs, objs);
+  snprintf(cmd, sizeof cmd, "cd '%s' && %s bash '%s/mk/inspect-student.sh' %s %s %s %s %s > '%s/out' 2> '%s/err'", cwd,
+           env, repo, obj, dep, src, bin, folders, objs, objs);
   inspect_run r = {.rc = run_shell(cmd)};
   snprintf(path, sizeof path, "%s/out", objs);
   r.out = read_text(path);
@@ -97,7 +115,8 @@ static inspect_run inspect_in(const char *cwd, const char *env, const char *obj,
   return r;
 }
 
-/* The script on fixture obj's object with fixture dep's depfile, cuobjdump from bin. */
+/* The script on fixture obj's object with fixture dep's depfile, cuobjdump from
+ * bin, as the build runs it on obj: its source's name and its folders. */
 static inspect_run inspect(const char *obj, const char *dep, const char *bin) {
   char o[1200], d[1200], b[1200];
   need_fixture(obj);
@@ -105,9 +124,9 @@ static inspect_run inspect(const char *obj, const char *dep, const char *bin) {
   snprintf(o, sizeof o, "'%s/%s.o'", objs, obj);
   snprintf(d, sizeof d, "'%s/%s.d'", objs, dep);
   snprintf(b, sizeof b, "'%s'", bin);
-  char src[128];
-  snprintf(src, sizeof src, "%s.cu", obj);
-  return inspect_in(repo, "", o, d, src, b);
+  size_t i = fixture_index(obj);
+  const char *src = strrchr(FIXTURES[i].src, '/') + 1;
+  return inspect_in(repo, "", o, d, src, b, FIXTURES[i].folders);
 }
 
 static void run_free(inspect_run *r) {
@@ -153,6 +172,8 @@ static const struct {
     {"clean_O3", "clean_O3", {NULL}},
     {"iostream_O3", "iostream_O3", {NULL}},
     {"ctor_global_O3", "ctor_global_O3", {"initializes a global at load time (with puts)", NULL}},
+    /* a plain student file, built as the build builds it, passes every check (the course's own, too) */
+    {"starter_05", "starter_05", {NULL}},
 };
 #define N_CASES (sizeof CASES / sizeof *CASES)
 
@@ -162,6 +183,27 @@ START_TEST(test_inspect_fixture) {
   inspect_run r = inspect(CASES[_i].obj, CASES[_i].dep, bindir);
   if (!CASES[_i].want[0]) expect_accepted(r, what);
   else expect_refused(r, what, CASES[_i].want);
+}
+END_TEST
+
+/* Exit 1 and exactly the one line want on stdout, nothing on stderr. */
+static void expect_line(inspect_run r, const char *what, const char *want) {
+  ck_assert_msg(r.rc == 1, "%s: want exit 1 (refused), got %d:\n%s%s", what, r.rc, r.out, r.err);
+  ck_assert_msg(text_is_one_line(r.out) && !strncmp(r.out, want, strlen(want)) && r.out[strlen(want)] == '\n',
+                "%s: want the line\n%s\ngot:\n%s", what, want, r.out);
+  ck_assert_msg(!*r.err, "%s: refused with something on stderr:\n%s", what, r.err);
+  run_free(&r);
+}
+
+/* The student's file may include only its folders' files, and may not define
+ * the course's names: each refusal names the file or the symbol. */
+START_TEST(test_inspect_course_code) {
+  expect_line(inspect("course_include", "course_include", bindir), "course_include.o",
+              "refused: course_include.cu includes a course file (grader/lib/scan_cpu.c): your file may include only "
+              "its assignment's headers and files of its own folder");
+  expect_line(inspect("course_symbol", "course_symbol", bindir), "course_symbol.o",
+              "refused: course_symbol.cu defines scan_cpu_i32: names that begin with scan_cpu_ belong to the course's "
+              "libraries, whose code your file may not carry (a function of yours needs another name)");
 }
 END_TEST
 
@@ -220,7 +262,10 @@ END_TEST
 
 /* ---------------------------------------------------------------- depfiles written by hand */
 
-/* The script on the clean object with a depfile of text, run from cwd. */
+/* The FOLDERs of a 04 student's file. */
+#define FOLDERS_04 "assignments/04-large-scan starter/04-large-scan"
+
+/* The script on the clean object with a depfile of text, run from cwd, as on 04's starter. */
 static inspect_run inspect_depfile(const char *cwd, const char *text) {
   char dep[1200], o[1200], d[1200];
   need_fixture("clean");
@@ -228,23 +273,69 @@ static inspect_run inspect_depfile(const char *cwd, const char *text) {
   write_text(dep, text, 0);
   snprintf(o, sizeof o, "'%s/clean.o'", objs);
   snprintf(d, sizeof d, "'%s'", dep);
-  return inspect_in(cwd, "", o, d, "large_scan.cu", "/nonexistent");
+  return inspect_in(cwd, "", o, d, "large_scan.cu", "/nonexistent", FOLDERS_04);
 }
 
 START_TEST(test_inspect_depfile_syntax) {
   /* an escaped space in a path, headers after the continuation lines */
   const char *const want[] = {"refused: large_scan.cu uses Thrust (it includes thrust/scan.h)", NULL};
-  expect_refused(inspect_depfile(repo, "student.o : large_scan.cu \\\n    /usr/include/stdio.h \\\n"
+  expect_refused(inspect_depfile(repo, "student.o : starter/04-large-scan/large_scan.cu \\\n    /usr/include/stdio.h \\\n"
                                        "    /opt/my\\ cuda/include/cccl/thrust/scan.h\n"),
                  "escaped space", want);
   /* libcu++ and a name that only contains cub */
-  expect_accepted(inspect_depfile(repo, "student.o: large_scan.cu /cuda/include/cccl/cuda/std/atomic \\\n"
-                                        "  /cuda/include/cccl/cuda/atomic starter/04/cubic.h starter/04/mycub/x.h\n"),
+  expect_accepted(inspect_depfile(repo, "student.o: starter/04-large-scan/large_scan.cu /cuda/include/cccl/cuda/std/atomic \\\n"
+                                        "  /cuda/include/cccl/cuda/atomic starter/04-large-scan/cubic.h starter/04-large-scan/mycub/x.h\n"),
                   "libcu++ and cub-like names");
   /* a vendored copy in the student's folder */
   const char *const vendored[] = {"uses CUB (it includes cub/device/device_scan.cuh)", NULL};
-  expect_refused(inspect_depfile(repo, "student.o: large_scan.cu starter/04-large-scan/cub/device/device_scan.cuh\n"),
+  expect_refused(inspect_depfile(repo, "student.o: starter/04-large-scan/large_scan.cu starter/04-large-scan/cub/device/device_scan.cuh\n"),
                  "a vendored CUB", vendored);
+}
+END_TEST
+
+/* A file of the repository outside the FOLDERs is named as the repository has it,
+ * however the path to it was spelled; files outside the repository (the system's
+ * and CUDA's headers) are not the course's. */
+START_TEST(test_inspect_course_files) {
+  static const struct {
+    const char *dep, *named; /* named: NULL when accepted */
+  } CASES[] = {
+      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/large_scan.h /usr/include/stdio.h\n", NULL},
+      {"s.o: starter/04-large-scan/large_scan.cu starter/04-large-scan/../../grader/lib/scan_cpu.c\n", "grader/lib/scan_cpu.c"},
+      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/../05-renderer/render_spec.h\n",
+       "assignments/05-renderer/render_spec.h"},
+      {"s.o: starter/04-large-scan/large_scan.cu solutions/04-large-scan/lookback.cuh\n", "solutions/04-large-scan/lookback.cuh"},
+      /* a folder whose name only begins like an allowed one */
+      {"s.o: starter/04-large-scan-old/large_scan.cu\n", "starter/04-large-scan-old/large_scan.cu"},
+  };
+  for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+    char what[64], want[300];
+    snprintf(what, sizeof what, "course files %zu", i);
+    if (!CASES[i].named) {
+      expect_accepted(inspect_depfile(repo, CASES[i].dep), what);
+      continue;
+    }
+    snprintf(want, sizeof want, "refused: large_scan.cu includes a course file (%s): ", CASES[i].named);
+    const char *const w[] = {want, NULL};
+    expect_refused(inspect_depfile(repo, CASES[i].dep), what, w);
+  }
+}
+END_TEST
+
+/* A symbolic link in the student's folder counts as the file it points to. */
+START_TEST(test_inspect_course_file_link) {
+  char dir[1200], path[1300], cmd[4096];
+  snprintf(dir, sizeof dir, "%s/linked", objs);
+  snprintf(path, sizeof path, "%s/assignments/04-large-scan/large_scan.h", dir);
+  write_text(path, "", 0);
+  snprintf(path, sizeof path, "%s/grader/lib/scan_cpu.c", dir);
+  write_text(path, "", 0);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s/starter/04-large-scan' && ln -sf ../../grader/lib/scan_cpu.c '%s/starter/04-large-scan/helpers.h'",
+           dir, dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  const char *const want[] = {"refused: large_scan.cu includes a course file (grader/lib/scan_cpu.c): ", NULL};
+  expect_refused(inspect_depfile(dir, "s.o: starter/04-large-scan/helpers.h assignments/04-large-scan/large_scan.h\n"),
+                 "a link to a course file", want);
 }
 END_TEST
 
@@ -253,9 +344,10 @@ END_TEST
 START_TEST(test_inspect_checkout_path) {
   char dir[1200], text[4096];
   snprintf(dir, sizeof dir, "%s/thrust/course", objs);
-  write_text(strcat(strcpy(text, dir), "/.keep"), "", 0);
-  snprintf(text, sizeof text, "student.o: %s/starter/04-large-scan/large_scan.cu %s/grader/harness/harness.h\n", dir,
-           dir);
+  write_text(strcat(strcpy(text, dir), "/starter/04-large-scan/.keep"), "", 0);
+  write_text(strcat(strcpy(text, dir), "/assignments/04-large-scan/.keep"), "", 0);
+  snprintf(text, sizeof text, "student.o: %s/starter/04-large-scan/large_scan.cu %s/assignments/04-large-scan/large_scan.h\n",
+           dir, dir);
   expect_accepted(inspect_depfile(dir, text), "a checkout under thrust/");
 }
 END_TEST
@@ -271,16 +363,18 @@ START_TEST(test_inspect_bad_arguments) {
   char src_as_obj[1200];
   snprintf(src_as_obj, sizeof src_as_obj, "'%s/grader/tests/inspect/clean.cu'", repo);
   const struct {
-    const char *obj, *dep, *src, *say;
+    const char *obj, *dep, *src, *folders, *say;
   } bad[] = {
-      {"", "", "", "usage"},
-      {"/nonexistent/student.o", d, "x.cu", "no object file"},
-      {o, "/nonexistent/student.d", "x.cu", "no dependency file"},
-      {src_as_obj, d, "x.cu", "not an ELF object"},
-      {o, empty, "x.cu", "lists no prerequisites"},
+      {"", "", "", "", "usage"},
+      {o, d, "x.cu", "", "usage"}, /* no FOLDER */
+      {"/nonexistent/student.o", d, "x.cu", FX, "no object file"},
+      {o, "/nonexistent/student.d", "x.cu", FX, "no dependency file"},
+      {o, d, "x.cu", FX " /nonexistent/folder", "no folder /nonexistent/folder"},
+      {src_as_obj, d, "x.cu", FX, "not an ELF object"},
+      {o, empty, "x.cu", FX, "lists no prerequisites"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    inspect_run r = inspect_in(repo, "", bad[i].obj, bad[i].dep, bad[i].src, "");
+    inspect_run r = inspect_in(repo, "", bad[i].obj, bad[i].dep, bad[i].src, "''", bad[i].folders);
     ck_assert_msg(r.rc == 2 && !*r.out && text_is_one_line(r.err) && strstr(r.err, "inspect-student: ") == r.err &&
                       strstr(r.err, bad[i].say),
                   "bad arguments %zu: want exit 2 and one 'inspect-student: ... %s' line on stderr, got %d:\n%s%s", i,
@@ -299,13 +393,102 @@ START_TEST(test_inspect_no_temp_files) {
   snprintf(o, sizeof o, "'%s/thrust_alias.o'", objs);
   snprintf(d, sizeof d, "'%s/clean.d'", objs);
   snprintf(env, sizeof env, "TMPDIR='%s'", tmp);
-  inspect_run r = inspect_in(repo, env, o, d, "x.cu", "/nonexistent");
+  inspect_run r = inspect_in(repo, env, o, d, "x.cu", "/nonexistent", FX);
   ck_assert_msg(r.rc == 1, "thrust_alias.o with clean.d: want exit 1, got %d:\n%s%s", r.rc, r.out, r.err);
   run_free(&r);
   snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", tmp);
   ck_assert_msg(run_shell(cmd) == 0, "the script left files in TMPDIR %s", tmp);
   remove_dir(tmp);
   free(tmp);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the course's names */
+
+#define PREFIXES "mk/course-prefixes.txt"
+#define MAX_PREFIXES 64
+
+/* The prefixes of PREFIXES as the script reads them: the first word of each line, `#` on is a comment. */
+static int read_prefixes(char prefixes[][64]) {
+  char *text = read_text(PREFIXES);
+  ck_assert_msg(text != NULL, "%s is missing", PREFIXES);
+  int n = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    line[strcspn(line, "#")] = 0;
+    char word[64];
+    if (sscanf(line, "%63s", word) != 1) continue;
+    ck_assert_msg(n < MAX_PREFIXES, "%s: more than %d prefixes", PREFIXES, MAX_PREFIXES);
+    snprintf(prefixes[n++], 64, "%s", word);
+  }
+  free(text);
+  ck_assert_msg(n > 0, "%s lists no prefix", PREFIXES);
+  return n;
+}
+
+static int has_prefix(const char *name, char prefixes[][64], int n) {
+  for (int i = 0; i < n; i++)
+    if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
+  return 0;
+}
+
+/* Every module of grader/lib, grader/runner and grader/judge has its object, built by make
+ * before the unit tests (tests.mk): a new module is checked as soon as it exists. */
+static void need_objects(void) {
+  static const char *const DIRS[][2] = {{"grader/lib", "build/lib"}, {"grader/runner", "build/runner"}, {"grader/judge", "build/judge"}};
+  char cmd[1024];
+  for (size_t i = 0; i < sizeof DIRS / sizeof *DIRS; i++) {
+    snprintf(cmd, sizeof cmd, "for c in %s/*.c; do o=%s/$(basename \"$c\" .c).o; [ -f \"$o\" ] || { echo \"$o\"; exit 1; }; done > /dev/null",
+             DIRS[i][0], DIRS[i][1]);
+    ck_assert_msg(run_shell(cmd) == 0, "an object of %s/*.c is missing from %s: make build/tests/unit builds them", DIRS[i][0], DIRS[i][1]);
+  }
+}
+
+/* Every global symbol the course's libraries define begins with a prefix the
+ * inspection refuses, so that a module added without its prefix fails here. */
+START_TEST(test_inspect_course_prefixes_cover) {
+  static char prefixes[MAX_PREFIXES][64];
+  int n = read_prefixes(prefixes);
+  need_objects();
+  char *dir = make_temp_dir("prefixes"), cmd[2048], path[512];
+  /* "OBJECT<TAB>NAME" for every defined global symbol, demangled, without its parameters
+   * (the judge's main and the C++ runtime's DW.ref.* aside) */
+  snprintf(cmd, sizeof cmd,
+           "for o in build/lib/*.o build/runner/*.o build/judge/*.o; do [ \"${o##*/}\" = judge_main.o ] && continue; "
+           "nm -g --defined-only -C \"$o\" | sed -E 's/^[[:xdigit:]]+ [A-Za-z] //; s/\\(.*//' | grep -v '^DW\\.ref\\.' "
+           "| sed \"s|^|$o\t|\"; done > '%s/names'", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/names", dir);
+  char *names = read_text(path);
+  ck_assert(names != NULL);
+  int count = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(names, "\n", &save); line; line = strtok_r(NULL, "\n", &save), count++) {
+    char *name = strchr(line, '\t');
+    ck_assert_msg(name != NULL, "not OBJECT<TAB>NAME: %s", line);
+    *name++ = 0;
+    ck_assert_msg(has_prefix(name, prefixes, n),
+                  "%s defines %s, which begins with no prefix of %s: add its module's prefix there, so that the build "
+                  "refuses a student's file that carries it",
+                  line, name, PREFIXES);
+  }
+  ck_assert_msg(count > 50, "only %d symbols in the course's objects: are build/lib, build/runner and build/judge built?", count);
+  free(names);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* And every prefix is one the course's headers use (no stale or misspelt line). */
+START_TEST(test_inspect_course_prefixes_used) {
+  static char prefixes[MAX_PREFIXES][64];
+  int n = read_prefixes(prefixes);
+  for (int i = 0; i < n; i++) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "grep -rqF --include='*.h' -- '%s' grader/lib grader/runner grader/judge", prefixes[i]);
+    ck_assert_msg(run_shell(cmd) == 0, "%s: prefix %s is in no header of grader/lib, grader/runner or grader/judge", PREFIXES,
+                  prefixes[i]);
+  }
 }
 END_TEST
 
@@ -316,13 +499,20 @@ Suite *inspect_suite(void) {
   tcase_add_unchecked_fixture(t, compile_fixtures, remove_fixtures);
   tcase_set_timeout(t, 60);
   tcase_add_loop_test(t, test_inspect_fixture, 0, (int)N_CASES);
+  tcase_add_test(t, test_inspect_course_code);
   tcase_add_test(t, test_inspect_device_symbols);
   tcase_add_test(t, test_inspect_device_symbols_parsed);
   tcase_add_test(t, test_inspect_cuobjdump_fails);
   tcase_add_test(t, test_inspect_depfile_syntax);
+  tcase_add_test(t, test_inspect_course_files);
+  tcase_add_test(t, test_inspect_course_file_link);
   tcase_add_test(t, test_inspect_checkout_path);
   tcase_add_test(t, test_inspect_bad_arguments);
   tcase_add_test(t, test_inspect_no_temp_files);
+  suite_add_tcase(s, t);
+  t = tcase_create("course prefixes");
+  tcase_add_test(t, test_inspect_course_prefixes_cover);
+  tcase_add_test(t, test_inspect_course_prefixes_used);
   suite_add_tcase(s, t);
   return s;
 }

@@ -13,13 +13,14 @@ UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
 ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
-$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/lib/*.h grader/runner/*.h grader/judge/*.h)
+$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 # The judge's objects without its main, and every spec (test_specs.c).
 JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O)
-$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(JUDGE_LIB_O) $(LIBGRADER)
+# Order-only: the objects test_inspect.c reads the course's symbols from (not linked).
+$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
 
 $(FAKE_RUNNER): $(B)/tests/fake_runner.o $(B)/tests/backend_cpu.o $(RUNNER_C_O)
@@ -63,7 +64,9 @@ $(GPU_FAULT_PTX): grader/tests/gpu-faults/lookback-lastrow/04-large-scan/large_s
 	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Iassignments/04-large-scan $< -o $@
 
 # GPU-tier faults: the 01 solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/), built here, run by gpu-tier.sh.
+# (grader/tests/gpu-faults/<fault>/<NN>/), built here, run by gpu-tier.sh. The
+# fault's file is compiled as the build compiles a student's (STUDENT_NVCCFLAGS,
+# its assignment's folder and its own), or included by runner.cu (01-03).
 GPU_FAULT_DIRS := $(patsubst %/,%,$(dir $(wildcard grader/tests/gpu-faults/*/*/*.cu)))
 GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/harness,$(GPU_FAULT_DIRS))
 .SECONDEXPANSION:
@@ -72,6 +75,6 @@ $(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNN
 	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; f=$$(ls $$src/*.cu | head -1); \
 	case " $(INLINE_ASSIGNMENTS) " in \
 	  *" $$a "*) $(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/runner.cu $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
-	  *) $(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
+	  *) $(NVCC) $(STUDENT_NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
 	     $(NVCC) $(NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
 	esac

@@ -2,10 +2,11 @@
 //
 // The trick: let the course's own reference runner do the work. The attempt
 // starts assignments/04-large-scan/ref/reference in --runner-protocol mode on
-// pipes and a memfd of its own, speaks the judge's protocol to it (wire.h is
-// on the include path, wire_send/wire_recv are in the runner library) on this
-// very call's input, and copies the reference's output into d_out: without
-// the sandbox this passes every case. Before that it tries the blunt ways:
+// pipes and a memfd of its own, speaks the judge's protocol to it (with a copy
+// of the course's wire.h beside it, as a student may copy it, since the build's
+// include path holds no course folder; wire_send/wire_recv are in the runner
+// library) on this very call's input, and copies the reference's output into
+// d_out: without the sandbox this passes every case. Before that it tries the blunt ways:
 // system() and popen() of the reference, fork + execv; after it, an execv of
 // the reference in place of the runner itself.
 //
@@ -13,6 +14,8 @@
 // non-thread clone are EPERM, clone3 ENOSYS: system, popen and posix_spawn all
 // fail). Nothing is written: ok=0, wrong in every call ("wrong in 5 of 5 calls" on n1025). A line
 // "ADVERSARIAL-BREACH" on stderr would mean a process started.
+//
+// adversarial.sh copies: grader/lib/wire.h
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
