@@ -213,7 +213,7 @@ int session_go(session *s, session_time *t) {
   t->judge_ms = judge_ms;
   t->runner_ms = runner_ms;
   /* A runner that says less than the judge saw gains nothing; one that says
-   * more (its events are inside the window, so only a broken or patched timer
+   * more (its clock runs inside the window, so only a broken or patched timer
    * would) is taken at its word: it can only look slower. */
   t->ms = runner_ms > judge_ms ? runner_ms : judge_ms;
   return 0;

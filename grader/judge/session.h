@@ -47,7 +47,7 @@ int session_case(session *s, wire_case *c, uint64_t *work);
  * shared memory). 0, or -1 with s->why. */
 typedef struct session_time {
   double judge_ms;  /* GO sent -> DONE read, on the judge's monotonic clock */
-  double runner_ms; /* the runner's word (its CUDA events) */
+  double runner_ms; /* the runner's word (its own clock around the calls) */
   double ms;        /* the sample's time: the larger of the two */
 } session_time;
 int session_prepare(session *s, uint32_t calls);

@@ -19,14 +19,14 @@
  *   runner -> DONE    sent once the calls have returned and the device is idle
  *                     (every stream, graph and host callback): the judge's
  *                     clock stops as it reads this; the runner's own
- *                     milliseconds (CUDA events) ride along
+ *                     milliseconds ride along
  *   runner -> OUT     every output downloaded into the shared memory
  *   judge  -> END     the case is over: free its buffers
  *   judge  -> QUIT
  *
  * Nothing the runner sends is a verdict: the judge compares the outputs itself,
  * and times GO -> DONE on its own clock; a sample's time is the larger of that
- * and the runner's events, so a runner that lies about its time can only look
+ * and the runner's word, so a runner that lies about its time can only look
  * slower (docs/grading.md, threat model). */
 #ifndef SCANLAB_WIRE_H
 #define SCANLAB_WIRE_H

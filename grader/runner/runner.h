@@ -2,12 +2,13 @@
  *
  * The runner is the process that holds the student's code. It is started by the
  * judge (grader/judge/), maps the shared memory the judge fills with each call's
- * inputs, puts them on the device, calls the student's entry point with CUDA
- * events around the calls only, and hands the raw outputs back. It holds no CPU
+ * inputs, puts them on the device, calls the student's entry point when the
+ * judge says GO, answers DONE once the device is idle (the judge times GO to
+ * DONE on its own clock), and hands the raw outputs back. It holds no CPU
  * reference, no expected output and no verdict: it cannot say whether an output
  * is right, and nothing it writes is read as a result. After the CUDA context is
  * made it enters a sandbox (grader/runner/sandbox.c): no files, no programs, no
- * processes, no sockets, no tracing.
+ * processes, no sockets, no tracing, and no new threads.
  *
  * An assignment's runner.cu fills an hx_runner with its name, its variant slugs
  * (assignments/NN/variants.h, shared with the judge's spec) and `call`, which maps

@@ -1,5 +1,5 @@
 // runner_cuda.cu: the CUDA device of the runner (runner_loop.h): memory,
-// copies, waiting for an idle device, and CUDA-event timing around the
+// copies, waiting for an idle device, and the runner's own timing of the
 // student's calls (the judge's clock is the one that counts). No comparison
 // happens here: the judge compares the outputs in its own process.
 #include "runner_loop.h"
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
   if (err == cudaSuccess) return;
@@ -129,8 +130,6 @@ static int cu_pin(void *h, size_t bytes) {
 }
 static void cu_unpin(void *h) { HX_CHECK(cudaHostUnregister(h)); }
 
-static cudaEvent_t hx_start, hx_stop;
-
 // The whole device, not one stream: work the student's code left on a stream
 // of its own (non-blocking, cudaStreamPerThread), a graph or a host callback
 // all finish before this returns. Any asynchronous fault surfaces here too.
@@ -139,25 +138,25 @@ static void cu_idle(void) {
   HX_CHECK(cudaGetLastError());
 }
 
-static void cu_timer_start(void) {
-  if (!hx_start) {
-    HX_CHECK(cudaEventCreate(&hx_start));
-    HX_CHECK(cudaEventCreate(&hx_stop));
-  }
-  HX_CHECK(cudaEventRecord(hx_start));
+// The runner's own clock, the host's: from just before the first call to the
+// moment the device is idle after the last. CUDA events would not do: a stop
+// event on the default stream does not wait for a non-blocking stream, and
+// one recorded after the wait only adds a round trip to the GPU. The judge
+// times GO -> DONE on its own clock as well, and a sample's time is the larger
+// of the two (grader/judge/session.c).
+static double hx_t0;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
 }
 
-// The window ends when the device is idle: the stop event is recorded after
-// cudaDeviceSynchronize, so it cannot pass work on a stream that does not wait
-// for the default one. The judge times GO -> DONE on its own clock as well,
-// and a sample's time is the larger of the two (grader/judge/session.c).
+static void cu_timer_start(void) { hx_t0 = now_ms(); }
+
 static double cu_timer_stop_ms(void) {
   cu_idle();
-  HX_CHECK(cudaEventRecord(hx_stop));
-  HX_CHECK(cudaEventSynchronize(hx_stop));
-  float ms = 0;
-  HX_CHECK(cudaEventElapsedTime(&ms, hx_start, hx_stop));
-  return ms;
+  return now_ms() - hx_t0;
 }
 
 static const runner_backend HX_CUDA = {

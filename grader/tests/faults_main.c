@@ -211,10 +211,13 @@ static void expect(json_t *j, const char *assignment, const char *check, const c
                                              "%s: a %s check got full points", fault, verdict);
 }
 
+/* The checks of a fake assignment (CONF). */
+static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks", "perf-copy"};
+#define N_CHECKS (int)(sizeof CHECKS / sizeof *CHECKS)
+
 /* What holds after every fault: the bystander assignment is graded in full. */
 static void bystander_graded(json_t *j, const char *fault) {
-  static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks", "perf-copy"};
-  for (int i = 0; i < 6; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
+  for (int i = 0; i < N_CHECKS; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
 }
 
 /* ---------------------------------------------------------------- the faults */
@@ -556,6 +559,69 @@ START_TEST(test_no_gpu_mode) {
 }
 END_TEST
 
+/* A build that refused the student's object reads as such without a GPU too:
+ * every check of the assignment fails with the refusal's line, as its reason and
+ * in its output, in results.json and report.md, whether it needs a GPU or not
+ * (the refusal does not depend on the machine); the bystander is graded as in
+ * no-GPU mode. */
+START_TEST(test_no_gpu_refused) {
+  static const char REFUSAL[] = "refused: scan.cu includes a course file (grader/lib/scan_cpu.c): your file may include "
+                                "only its assignment's headers and files of its own folder";
+  char *root = make_course(NULL, NULL, 2);
+  char path[600];
+  snprintf(path, sizeof path, "%s/build/starter/99-fake/harness", root);
+  ck_assert_int_eq(unlink(path), 0);
+  snprintf(path, sizeof path, "%s/build/starter/99-fake/refused", root);
+  char line[sizeof REFUSAL + 1];
+  snprintf(line, sizeof line, "%s\n", REFUSAL);
+  write_text(path, line, 0);
+  ck_assert_int_eq(grade(root, "export SCANLAB_NO_GPU=1;", NULL), 3);
+  json_t *j = latest(root);
+  for (int i = 0; i < N_CHECKS; i++) {
+    expect(j, "99-fake", CHECKS[i], "fail", REFUSAL, "refused, no GPU");
+    const char *out = json_string_value(json_object_get(find_test(j, "99-fake", CHECKS[i]), "output"));
+    ck_assert_msg(out && strstr(out, REFUSAL), "refused, no GPU: 99-fake/%s's output lacks the refusal:\n%s", CHECKS[i], out);
+  }
+  expect(j, "98-other", "correct", "ungraded", "ungraded: no GPU", "refused, no GPU");
+  expect(j, "98-other", "ptx", "pass", "1 matching PTX lines", "refused, no GPU");
+  json_decref(j);
+  /* report.md: the row of every check (its reason) and its output */
+  snprintf(path, sizeof path, "%s/grade-results/latest/report.md", root);
+  char *md = read_text(path);
+  ck_assert(md != NULL);
+  int n = 0;
+  for (const char *p = md; (p = strstr(p, REFUSAL)); p++) n++;
+  ck_assert_msg(n == 2 * N_CHECKS, "refused, no GPU: report.md says the refusal %d times, want %d (each check's row and output):\n%s", n,
+                2 * N_CHECKS, md);
+  free(md);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
+/* Without a GPU, a check that needs one is ungraded, and its output says why the
+ * student's file would not have run either (here: it does not compile). */
+START_TEST(test_no_gpu_does_not_compile) {
+  char *root = make_course(NULL, NULL, 2);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && rm build/starter/99-fake/harness && "
+           "printf 'starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n' > build/starter/99-fake/build.log",
+           root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  ck_assert_int_eq(grade(root, "export SCANLAB_NO_GPU=1;", NULL), 3);
+  json_t *j = latest(root);
+  expect(j, "99-fake", "correct", "ungraded", "ungraded: no GPU", "does not compile, no GPU");
+  const char *out = json_string_value(json_object_get(find_test(j, "99-fake", "correct"), "output"));
+  ck_assert_msg(out && strstr(out, "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined"),
+                "does not compile, no GPU: 99-fake/correct's output lacks the compiler's error:\n%s", out);
+  expect(j, "99-fake", "ptx", "fail", "does not compile: starter/99-fake/scan.cu(12)", "does not compile, no GPU");
+  json_decref(j);
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 /* A failed case's images, saved by the student's harness into the folder the
  * grader names with --save-failed, land in the results folder and are named
  * in report.md and results.json; a check that saved nothing leaves no folder. */
@@ -770,6 +836,8 @@ int main(void) {
   tcase_add_test(t, test_concurrent_runs);
   tcase_add_test(t, test_no_sanitizer);
   tcase_add_test(t, test_no_gpu_mode);
+  tcase_add_test(t, test_no_gpu_refused);
+  tcase_add_test(t, test_no_gpu_does_not_compile);
   tcase_add_test(t, test_saved_images);
   tcase_add_test(t, test_requires);
   tcase_add_test(t, test_schedule);
@@ -783,8 +851,8 @@ int main(void) {
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
-  int covered = N_FAULTS + N_CONF_FAULTS + 7;
-  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 7 grader I/O and modes), and the schedule; %s\n", covered,
+  int covered = N_FAULTS + N_CONF_FAULTS + 9;
+  printf("fault-injection suite: %d faults covered (%d student/reference, %d grade.conf, 9 grader I/O and modes), and the schedule; %s\n", covered,
          N_FAULTS, N_CONF_FAULTS, failed ? "SOME NOT CAUGHT" : "every one caught with its reason");
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

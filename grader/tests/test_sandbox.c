@@ -207,6 +207,32 @@ START_TEST(test_sandbox_threads_still_run) {
 }
 END_TEST
 
+/* The second stage (sandbox_close_threads, entered once the runner is set up): a new
+ * thread kills the process (SIGSYS), so no thread of a submission computes between the
+ * upload of a batch and the judge's GO; a fork is still only refused (EPERM). */
+static int probe_closed_thread(const void *arg, char *msg, size_t cap) {
+  if (sandbox_close_threads(msg, cap)) return 97;
+  if (arg) { /* fork: refused by the first stage, not killed */
+    pid_t pid = fork();
+    if (pid == 0) _exit(0);
+    if (pid > 0) return waitpid(pid, NULL, 0), say(msg, cap, "fork made process %d", (int)pid);
+    return want_errno(pid, EPERM, "fork", msg, cap);
+  }
+  int ran = 0;
+  pthread_t t;
+  int e = pthread_create(&t, NULL, set_flag, &ran);
+  return say(msg, cap, "pthread_create after sandbox_close_threads returned %d (%s) and the process lives", e, strerror(e));
+}
+
+START_TEST(test_sandbox_closed_to_threads) {
+  char msg[1024];
+  int st = sandboxed(NULL, probe_closed_thread, NULL, msg, sizeof msg);
+  ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS, "a thread after sandbox_close_threads: status %#x, not SIGSYS: %s",
+                st, msg[0] == 'R' ? msg + 1 : msg);
+  check_probe(NULL, probe_closed_thread, "fork");
+}
+END_TEST
+
 static int probe_clone3(const void *arg, char *msg, size_t cap) {
   (void)arg;
   /* No arguments: without the filter the kernel answers EINVAL and makes no process. */
@@ -508,6 +534,7 @@ Suite *sandbox_suite(void) {
   tcase_add_test(t, test_sandbox_execve_is_eperm);
   tcase_add_test(t, test_sandbox_fork_is_eperm);
   tcase_add_test(t, test_sandbox_threads_still_run);
+  tcase_add_test(t, test_sandbox_closed_to_threads);
   tcase_add_test(t, test_sandbox_clone3_is_enosys);
   tcase_add_test(t, test_sandbox_covers_threads_started_before);
   tcase_add_test(t, test_sandbox_socket_is_eperm);
