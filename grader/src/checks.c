@@ -1,5 +1,11 @@
 /* checks.c: the gates every check passes, the dispatch through the kind table,
- * and the start-up tests of the student build and the reference. */
+ * and the start-up tests of the student build and the reference.
+ *
+ * The gates, in order: interrupted (skipped); the build refused the student's
+ * object (fail, with the refusal: decided by the build, the same on every
+ * machine, so before the GPU's gate); the kind needs a GPU and there is none
+ * (ungraded); the student's runner is missing (fail: does not compile, or what
+ * is missing); the kind needs the reference and it is broken (error). */
 #include "checks.h"
 
 #include <stdarg.h>
@@ -141,6 +147,7 @@ void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignm
     /* the latest build inspected the student's object and refused it: its reason, not
      * "does not compile", and never a runner left from an earlier build */
     ctx->student_ok = 0;
+    ctx->student_refused = 1;
   } else if (!ctx->student_ok && access(ctx->build_log, R_OK) == 0) {
     output_compile_errors(ctx->build_log, ctx->student_error, sizeof ctx->student_error);
   }
@@ -148,7 +155,7 @@ void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignm
 }
 
 /* "does not compile: <first compiler error>", or the first line of why the
- * student binary is missing. */
+ * student binary is missing (the refusal's line, when the build refused it). */
 static void student_missing(const assignment_ctx *a, char *out, size_t cap) {
   snprintf(out, cap, "%s", a->student_error);
   char *nl = strchr(out, '\n');
@@ -160,6 +167,18 @@ static void student_missing(const assignment_ctx *a, char *out, size_t cap) {
     if ((nl = strchr(err, '\n'))) *nl = 0;
     snprintf(out, cap, "does not compile: %s", err);
   }
+}
+
+/* Fails r because there is no student runner: the story is the whole message,
+ * the reason its first line. */
+static void student_failed(const assignment_ctx *a, check_result *r, story *s) {
+  char first[sizeof r->reason];
+  fprintf(s->f, "%s\n", a->student_error);
+  if (a->student_refused)
+    fprintf(s->f, "The build refused your file (mk/inspect-student.sh), so it was not linked into a runner: no check of "
+                  "%s scores until the build accepts it.\n", a->conf->name);
+  student_missing(a, first, sizeof first);
+  check_finish(r, s, V_FAIL, 0, "%s", first);
 }
 
 /* The first check that c requires which was graded earlier (earlier[0..n-1])
@@ -195,16 +214,17 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r, co
     return check_finish(r, &s, V_ERROR, 0, "not scored: unknown check kind");
   }
   if (proc_interrupted) return check_finish(r, &s, V_SKIPPED, 0, "not run: grading was interrupted");
+  if (a->student_refused) return student_failed(a, r, &s);
   if (kind->needs_gpu && !a->env->have_gpu) {
     fprintf(s.f, "This check needs a CUDA GPU: %s\n", a->env->gpu_note);
+    if (!a->student_ok) { /* and its runner would not have run either: say why, as with a GPU */
+      char first[sizeof r->reason];
+      student_missing(a, first, sizeof first);
+      fprintf(s.f, "Your build has no runner either: %s\n", first);
+    }
     return check_finish(r, &s, V_UNGRADED, 0, "ungraded: no GPU");
   }
-  if (!a->student_ok) {
-    char first[200];
-    fprintf(s.f, "%s\n", a->student_error);
-    student_missing(a, first, sizeof first);
-    return check_finish(r, &s, V_FAIL, 0, "%s", first);
-  }
+  if (!a->student_ok) return student_failed(a, r, &s);
   const char *unapplied;
   const check_result *unmet = unmet_requirement(c, earlier, n_earlier, &unapplied);
   if (unmet) { /* not run at all: a sanitizer run of a deadlocking scan costs its whole call limit */

@@ -47,7 +47,8 @@ typedef struct assignment_ctx {
   char model[GRADE_PATH_MAX];     /* build/<src>/NN/model: a CPU program built with the student's file */
   char build_log[GRADE_PATH_MAX];
   int student_ok;                 /* the student binary exists and is executable */
-  char student_error[2048];       /* why not: the compiler's message, or what is missing */
+  int student_refused;            /* the build's inspection refused the student's object: no check scores, GPU or not */
+  char student_error[2048];       /* why not: the refusal, the compiler's message, or what is missing */
   int reference_ok;
   char reference_error[512];
   char ref_slugs[64][CONF_NAME_MAX]; /* the variants and baselines the reference's --list names */
