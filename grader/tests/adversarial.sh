@@ -231,7 +231,7 @@ build_one() {
       echo "inspect error (exit $rc): $(head -1 "$out/inspect.err")" > "$t"
     elif ! "$NVCC" "${NVCCFLAGS[@]}" "${NVCC_STRICT[@]}" "-Iassignments/$a" "assignments/$a/runner.cu" "$out/student.o" \
       "$LIBRUNNER" -lpthread -o "$out/harness" > "$out/link.log" 2>&1; then
-      echo "link fails: the runner does not link: $(grep -m1 'undefined reference\|error' "$out/link.log" | sed 's/.*: \(undefined reference\)/\1/' || tail -1 "$out/link.log")" > "$t"
+      echo "link fails: the runner does not link: $({ grep -m1 'undefined reference\|multiple definition' "$out/link.log" || grep -m1 'error' "$out/link.log"; } | sed 's/.*: \(undefined reference\|multiple definition\)/\1/' || tail -1 "$out/link.log")" > "$t"
     else
       rm -f "$out/refused"
       echo built > "$t"
