@@ -45,7 +45,7 @@ static const spec_case cases[] = {
     {"n1000", 1000, 15, 5, 0, 8},
     {"n65537", 65537, 16, 5, 0, 8},
     {"n2^20+3", ((uint64_t)1 << 20) + 3, 17, 5, 0, 8},
-    {"n2^24", N_2_24, 18, 12, 0, 4}, /* the bench case and the perf case */
+    {"n2^24", N_2_24, 18, 6, 0, 8}, /* the bench case and the perf case: 8 calls a sample (docs/grading.md, fair timing) */
     {"n2^28", (uint64_t)1 << 28, 19, 3, 0, 1},
 };
 

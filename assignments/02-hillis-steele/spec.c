@@ -59,7 +59,7 @@ static const spec_case cases[] = {
     {"L1000x4", 1000 * 4, 31, 1, 1000, 8},
     {"L33x16", 33 * 16, 33, 1, 33, 8},
     /* The performance case: 2^24 ints in 16384 segments of 1024. */
-    {"n2^24-L1024", 1 << 24, 32, 12, 1024, 4},
+    {"n2^24-L1024", 1 << 24, 32, 6, 1024, 8},
 };
 
 typedef struct state {

@@ -50,7 +50,7 @@ static const spec_case cases[] = {
     {"small", 5000, 38, 1, 2048, 8},       /* racecheck: three blocks, the last one short */
     {"small-L33", 33 * 3 + 5, 39, 1, 33, 8}, /* racecheck: trees smaller than a tile */
     {"tiles2", 2 * 2048, 41, 1, 2048, 8},    /* ncu: two full tiles, whose bank conflicts the model predicts exactly */
-    {"n2^24", 1 << 24, 40, 12, 2048, 4},     /* the timed case */
+    {"n2^24", 1 << 24, 40, 6, 2048, 8},      /* the timed case */
 };
 
 typedef struct state {

@@ -55,10 +55,10 @@ static const spec_case cases[] = {
     {"n1025", 1025, 6, 20, RANDOM, 0},
     {"n65535", 65535, 7, 20, RANDOM, 0},
     {"n2^24-1", N_2_24 - 1, 8, 20, RANDOM, 0},
-    {"n2^24", N_2_24, 9, 12, RANDOM, 4}, /* the bench case and a perf case: 4 calls a sample */
+    {"n2^24", N_2_24, 9, 6, RANDOM, 8}, /* the bench case and a perf case: 8 calls a sample */
     {"n2^24+1", N_2_24 + 1, 10, 20, RANDOM, 0},
     {"n10^7+3", 10000003, 11, 20, RANDOM, 0},
-    {"n2^26", (uint64_t)1 << 26, 12, 10, RANDOM, 0}, /* a perf case */
+    {"n2^26", (uint64_t)1 << 26, 12, 6, RANDOM, 2}, /* a perf case: 2 calls a sample */
     {"n2^28", (uint64_t)1 << 28, 13, 3, RANDOM, 0},  /* 1 GiB in, 1 GiB out */
     /* every addition wraps */
     {"wrap65537", 65537, 14, 20, NEAR_2_32, 0},
@@ -75,7 +75,7 @@ static const spec_case cases[] = {
     {"rep-none", 100003, 18, 20, DISTINCT, 0},
     {"rep-all", 100003, 19, 20, EQUAL, 0},
     {"rep-few", 1025, 20, 20, FEW, 0},
-    {"rep2^24", N_2_24, 21, 12, FEW, 4}, /* the perf case of find_repeats: 4 calls a sample */
+    {"rep2^24", N_2_24, 21, 6, FEW, 8}, /* the perf case of find_repeats: 8 calls a sample */
     {"rep2^24+1", N_2_24 + 1, 22, 20, FEW, 0},
 };
 

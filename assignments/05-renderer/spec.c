@@ -71,15 +71,15 @@ static const spec_case cases[] = {
     {"fireworks-512x512", 600, 58, 4, HX05_SIZE(512, 512), 16},
     {"rgb", 3, 61, 10, FULL, 16},
     {"rgby", 4, 62, 10, FULL, 16},
-    {"pattern", 1217, 63, 10, FULL, 16},
-    {"rand10k", 10000, 64, 10, FULL, 4},
+    {"pattern", 1217, 63, 10, FULL, 32},
+    {"rand10k", 10000, 64, 10, FULL, 8},
     {"rand10k-1000x1003", 10000, 65, 4, HX05_SIZE(1000, 1003), 4},
     {"rand100k", 100000, 66, 20, FULL, 1},
     {"rand1M", 1000000, 67, 20, FULL, 1},
-    {"micro2M", 2000000, 68, 20, FULL, 1},
-    {"biglittle", 11000, 69, 30, FULL, 1},
+    {"micro2M", 2000000, 68, 20, FULL, 2},
+    {"biglittle", 11000, 69, 30, FULL, 2},
     {"littlebig", 11000, 70, 30, FULL, 1},
-    {"snow", 100000, 71, 50, HX05_SNOW | FULL, 1},
+    {"snow", 100000, 71, 50, HX05_SNOW | FULL, 2},
 };
 
 /* make bench A=05: ms per frame for every 1024x1024 scene (the handout's table). */
