@@ -25,11 +25,12 @@
 # and a (after x: each look-back ends at the block's own previous tile, every
 # thread reading one slot of the gap: LS_CFG_AHEAD; it reads no windows, so
 # not with sNS or wK; without a, the look-back to the nearest PREFIX, as
-# before session 12), in that order.
-# 384x32x2xha is the reference's own shape (384x32x2xh in sessions 9-11,
-# 512x16x2 before session 9). The default shapes are its neighbours: the
-# look-back to the nearest PREFIX (with one block a tile too), other tiles and
-# the earlier reference
+# before 5181187, 2026-11-26), in that order.
+# 384x32x2xha is the reference's own shape (384x32x2xh from 8607c1e,
+# 2026-11-25, to 5181187, 2026-11-26; 512x20x2x from e519b7d, 2026-11-25, and
+# 512x16x2 before it). The default shapes are its neighbours: the look-back
+# to the nearest PREFIX (with one block a tile too), other tiles and the
+# earlier reference
 # (docs/results/tuning-04-h100.txt). REV:SHAPE builds SHAPE from the files as
 # they were at git revision REV (c93fb41:512x16x2: an earlier reference, timed
 # beside today's). `build` writes build/tune-04/ afresh, so that `check` and

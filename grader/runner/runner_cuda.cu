@@ -24,10 +24,10 @@ void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line
 // 7 us of find_repeats' 43 us at 2^24, more for a kernel that only reads than
 // for one that writes, and a student's evict-first loads could leave the
 // write-back to the next, untimed, preparation instead
-// (docs/results/tuning-04-h100.txt, session 11). So before each batch the
-// runner reads a buffer of twice L2's size (untimed): L2 then holds its clean
-// lines only, and every call, the student's, the reference's and the copy's,
-// starts from the same clean L2.
+// (docs/results/tuning-04-h100.txt, commits f11a0dd..8e043a9, 2026-11-26).
+// So before each batch the runner reads a buffer of twice L2's size
+// (untimed): L2 then holds its clean lines only, and every call, the
+// student's, the reference's and the copy's, starts from the same clean L2.
 static uint4 *hx_scratch;
 static size_t hx_scratch_vecs;
 static unsigned *hx_sink;

@@ -36,9 +36,11 @@
 // tiles are as big as the registers allow, with the held tile's results in
 // shared memory (LS_CFG_HELD_SMEM). Of the shapes measured (512 x 16 through
 // a transpose, 512 x 20, 512 x 24, 512 x 28, 256 x 16 with 4 blocks an SM,
-// ...: tuning-04-h100.txt, sessions 8 and 9) this was the fastest, 1.02-1.06x
-// a copy's time with the look-back to the nearest PREFIX; with the look-back
-// to the block's own previous tile (LS_CFG_AHEAD, session 12) 0.99-1.00x.
+// ...: tuning-04-h100.txt, commits 10a9872..60b94ce and bc21e54..84253fd,
+// 2026-11-25) this was the fastest, 1.02-1.06x a copy's time with the
+// look-back to the nearest PREFIX; with the look-back to the block's own
+// previous tile (LS_CFG_AHEAD, commits 5fc7b4b..935ff1b, 2026-11-26)
+// 0.99-1.00x.
 //
 // The shape and the look-back's pause can be changed from the compiler's
 // command line (-DLS_CFG_THREADS=128 ...) for tuning experiments; the defaults
@@ -70,7 +72,7 @@
 #ifndef LS_CFG_RING
 #define LS_CFG_RING 0
 #endif
-#ifndef LS_CFG_WARPSCAN // the single-pass kernels without the transpose (0: with it, as before session 9)
+#ifndef LS_CFG_WARPSCAN // the single-pass kernels without the transpose (0: with it, as before e519b7d, 2026-11-25)
 #define LS_CFG_WARPSCAN (!LS_CFG_RING)
 #endif
 #if LS_CFG_WARPSCAN && LS_CFG_RING
@@ -86,10 +88,10 @@
 #if LS_CFG_HELD_SMEM && !LS_CFG_WARPSCAN
 #error "LS_CFG_HELD_SMEM 1 needs LS_CFG_WARPSCAN 1"
 #endif
-// LS_CFG_AHEAD 1 (the default with LS_CFG_WARPSCAN 1, since session 12): a
-// look-back ends at the block's own previous tile (ls_gap_part in
-// lookback.cuh); 0: at the nearest PREFIX, one warp reading windows of 32
-// (ls_look_back), as before session 12 and in the other kernels.
+// LS_CFG_AHEAD 1 (the default with LS_CFG_WARPSCAN 1, since 5181187,
+// 2026-11-26): a look-back ends at the block's own previous tile (ls_gap_part
+// in lookback.cuh); 0: at the nearest PREFIX, one warp reading windows of 32
+// (ls_look_back), as before 5181187 and in the other kernels.
 #ifndef LS_CFG_AHEAD
 #define LS_CFG_AHEAD LS_CFG_WARPSCAN
 #endif
@@ -146,7 +148,8 @@ static __device__ __forceinline__ int ls_swizzle(int c) { return c ^ ((c >> 3) &
 // LS_CFG_STREAM 2 marks the loads alone. Neither was faster on the H100: what
 // evict-first loads gain at 2^24 in the judge's duels is the write-back of
 // the runner's 0xA5 fill, whose dirty lines they leave in L2, and from a clean
-// L2 they are slower (tuning-04-h100.txt, session 11).
+// L2 they are slower (tuning-04-h100.txt, commits fc27bef..8e043a9,
+// 2026-11-26).
 #ifndef LS_CFG_STREAM
 #define LS_CFG_STREAM 0
 #endif
@@ -455,8 +458,8 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // about one slot per block on the GPU (LS_CFG_AHEAD; without, 32 slots per
 // window row).
 #if LS_CFG_WARPSCAN
-// LS_CFG_WARPSCAN 1 (the default since session 9): the rounds without the
-// transpose.
+// LS_CFG_WARPSCAN 1 (the default since e519b7d, 2026-11-25): the rounds
+// without the transpose.
 // Warp w owns the tile's vectors w * 32 * LS_VECS .. (w + 1) * 32 * LS_VECS - 1,
 // lane l of it vectors w * 32 * LS_VECS + 32 j + l (j < LS_VECS), so each load
 // and store instruction of a warp still covers 512 contiguous bytes; the scan
@@ -466,8 +469,9 @@ static __device__ __forceinline__ void ls_put_repeats(unsigned *out, unsigned pr
 // where its own thread reads it back, so that needs none: in registers, or
 // with LS_CFG_HELD_SMEM in one of two buffers, this round's or the held
 // tile's. On the H100 it was 0-4 % faster than the transpose at 512 x 16, and
-// it leaves room for bigger tiles (tuning-04-h100.txt, session 9); the
-// transpose's kernels, below, stay for comparison (LS_CFG_WARPSCAN 0).
+// it leaves room for bigger tiles (tuning-04-h100.txt, commits
+// bc21e54..84253fd, 2026-11-25); the transpose's kernels, below, stay for
+// comparison (LS_CFG_WARPSCAN 0).
 static __device__ __forceinline__ int ls_warp_vec(int j) {
   return (threadIdx.x & ~31) * LS_VECS + 32 * j + (threadIdx.x & 31);
 }

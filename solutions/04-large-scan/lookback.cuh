@@ -191,7 +191,7 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
 }
 
 // The look-back of the single-pass kernels (LS_CFG_AHEAD 1, the default
-// since session 12): it ends at the block's own previous tile, whose
+// since 5181187, 2026-11-26): it ends at the block's own previous tile, whose
 // inclusive prefix the block already knows, not at the nearest PREFIX. A
 // tile's prefix is that prefix plus the AGGREGATEs of the tiles between
 // (about as many as there are blocks on the GPU), which their blocks publish
@@ -201,7 +201,8 @@ static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *sl
 // the block), all at once, where ls_look_back above has one warp read window
 // after window. CCCL's scan for Blackwell (2025, "decoupled look-ahead")
 // drops the chain the same way. On the H100 this took the scan from 1.02-1.04x
-// a copy's time to 0.99-1.00x (tuning-04-h100.txt, session 12).
+// a copy's time to 0.99-1.00x (tuning-04-h100.txt, commits 5fc7b4b..935ff1b,
+// 2026-11-26).
 //
 // This is the part of the sum that the calling thread adds: the slots of
 // tiles from + threadIdx.x, from + threadIdx.x + blockDim.x, ... below

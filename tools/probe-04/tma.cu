@@ -2,7 +2,8 @@
 // build/tools/probe-04/tma, and it is run by hand on a GPU host): questions
 // about what the 04 reference's rounds cost on the H100, the first two about
 // the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan was built on it.
-// The answers are in docs/results/tuning-04-h100.txt (sessions 8 to 11).
+// The answers are in docs/results/tuning-04-h100.txt (the sections of commits
+// 10a9872..60b94ce, 2026-11-25, to 5fc7b4b..935ff1b, 2026-11-26).
 //   1. Does a copy through shared memory with bulk loads and stores move bytes
 //      as fast as cudaMemcpy's device-to-device copy, at 2^24, 2^26 and 2^28
 //      unsigned ints? Timed as the judge times a call: before each sample the
@@ -25,46 +26,49 @@
 //   7. (./tma sizes N...) The reference's scan and find_repeats beside the
 //      copy at sizes of one's choice, on 16 values as the spec's find_repeats
 //      perf case: is 2^24's excess its last, part-filled round of tiles
-//      (compare a size that fills its last round)? Session 10: no.
+//      (compare a size that fills its last round)? At e16e59b (2026-11-26):
+//      no.
 //   8. (./tma cluster, rows ldg_clusterC and ldg_clmbC) Question 4's rounds
 //      with a chain C times shorter through thread-block clusters (sm_90):
 //      one ticket and one status slot for C tiles, sums and prefixes passed
-//      through distributed shared memory. Session 10: shorter look-backs,
-//      longer rounds, 1.15-1.5x the copy against 1.04-1.07.
+//      through distributed shared memory. At 7e42469 (2026-11-26): shorter
+//      look-backs, longer rounds, 1.15-1.5x the copy against 1.04-1.07.
 //   9. (./tma server, row ldg_rounds_server) Question 4's rounds with the
 //      chain kept by one warp on an SM of its own, each tile polling only its
-//      own slot. Session 10: 1.05-1.07x the copy, as slow as the look-back:
-//      what costs is waiting, under load, for a prefix made elsewhere. (Its
+//      own slot. At fe1c348 (2026-11-26): 1.05-1.07x the copy, as slow as the
+//      look-back: what costs is waiting, under load, for a prefix made
+//      elsewhere. (Its
 //      first runs hung: CUDA loads kernels lazily, and the rounds' first
 //      launch waited for an idle GPU while the server waited for the rounds.)
 //  10. (./tma deep, rows ldg_deepD) Question 4's rounds looking back D rounds
-//      late, from a ring of D + 1 tiles in shared memory. Session 10: D = 2
-//      1.02-1.04x the copy against D = 1's 1.04-1.07; D = 3 (one block an SM)
-//      1.11-1.15.
+//      late, from a ring of D + 1 tiles in shared memory. At 520873c
+//      (2026-11-26): D = 2 1.02-1.04x the copy against D = 1's 1.04-1.07;
+//      D = 3 (one block an SM) 1.11-1.15.
 //  11. (./tma l2 [N...]) Where 2^24's fixed part goes: the reference's scan
 //      and find_repeats, CUB's scan and select and the copy, each timed after
 //      the judge's preparation as it is (the output's 0xA5 fill is the last
 //      thing written: L2 starts full of its dirty lines, which the timed call
 //      writes back as it evicts them) and, in the rows named _clean, after
 //      the same and a read of twice L2's size (untimed), so that L2 holds
-//      clean lines only. Session 11.
+//      clean lines only. Asked at 811a6dc, answered at f11a0dd (2026-11-26).
 //  12. (./tma ahead, row ldg_rounds_ahead, MODE 5) Question 4's rounds with
 //      the look-back ending at the block's own previous tile, whose inclusive
 //      prefix the block knows: tiles publish AGGREGATEs only, so no tile
 //      waits for another's look-back (no chain of PREFIXes), and every thread
 //      reads one slot of the gap since that tile. ref_scan is the reference
 //      as built (-DLS_CFG_AHEAD=0: its look-back to the nearest PREFIX).
-//      Session 12: 0.97 / 1.00 / 1.00x the copy at 2^24 / 2^26 / 2^28, as
-//      fast as waiting for 32 AGGREGATEs (wait32), against the look-back's
-//      1.05 / 1.06 / 1.04; the reference with it 1.00 / 1.01 / 1.00, without
-//      1.03 / 1.02 / 1.02. It became the reference's look-back.
-// Questions 4 to 6 were asked in session 9 (tuning-04-h100.txt): the chain of
-// PREFIXes alone makes the skeleton as slow as the reference, the 17th warp is
-// slower still, and a free first wave changes nothing. What it found on the
-// H100 in session 8: the reference's pattern with tickets copies at
-// cudaMemcpy's speed, the same copy with a static tile order does not, and the
-// status load takes 300 cycles idle, 4100 under register loads and 2100 under
-// the engine.
+//      At 5fc7b4b (2026-11-26): 0.97 / 1.00 / 1.00x the copy at 2^24 / 2^26
+//      / 2^28, as fast as waiting for 32 AGGREGATEs (wait32), against the
+//      look-back's 1.05 / 1.06 / 1.04; the reference with it 1.00 / 1.01 /
+//      1.00, without 1.03 / 1.02 / 1.02. It became the reference's look-back
+//      (5181187).
+// Questions 4 to 6 were asked in commits bc21e54..84253fd (2026-11-25;
+// tuning-04-h100.txt): the chain of PREFIXes alone makes the skeleton as slow
+// as the reference, the 17th warp is slower still, and a free first wave
+// changes nothing. What it found on the H100 in commits 10a9872..60b94ce
+// (2026-11-25): the reference's pattern with tickets copies at cudaMemcpy's
+// speed, the same copy with a static tile order does not, and the status load
+// takes 300 cycles idle, 4100 under register loads and 2100 under the engine.
 // The scan built on the engine (commits 10a9872..84ef63f, taken out again in
 // the commit after) was no faster than the reference.
 // On a GPU host, with nvcc alone:
