@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -400,6 +401,40 @@ START_TEST(test_make_grade_compile_error) {
 }
 END_TEST
 
+/* Issue 33 item 6: a round of development is named by its commit and date,
+ * never by a number ("the round of f11a0dd..8e043a9, 2026-11-26"). Fails when
+ * any tracked file matches the pattern of `git grep -nE` below, which is put
+ * together from two strings so that this file does not match it. Outside a git
+ * checkout, the tree is searched as git would list it (--no-index). */
+START_TEST(test_no_numbered_rounds) {
+  char pattern[64], cmd[512];
+  snprintf(pattern, sizeof pattern, "%s%s", "[Ss]essi", "ons? [0-9]");
+  snprintf(cmd, sizeof cmd,
+           "if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then git grep -nIE '%s'; "
+           "else git grep --no-index --exclude-standard -nIE '%s'; fi 2>&1",
+           pattern, pattern);
+  FILE *p = popen(cmd, "r");
+  ck_assert_msg(p != NULL, "cannot run: %s", cmd);
+  char found[4096] = "";
+  size_t used = 0;
+  int lines = 0;
+  char line[1024];
+  while (fgets(line, sizeof line, p)) {
+    lines++;
+    size_t len = strlen(line);
+    if (used + len < sizeof found) {
+      memcpy(found + used, line, len + 1);
+      used += len;
+    }
+  }
+  int status = pclose(p);
+  ck_assert_msg(lines == 0 && status != 0 && WIFEXITED(status) && WEXITSTATUS(status) == 1,
+                "%d line(s) number a round of development instead of naming its commit and date "
+                "(git grep exit %d):\n%s",
+                lines, WIFEXITED(status) ? WEXITSTATUS(status) : -1, found);
+}
+END_TEST
+
 Suite *repo_suite(void) {
   Suite *s = suite_create("repo");
   TCase *t = tcase_create("assignments");
@@ -419,5 +454,8 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_make_help_lists_targets);
   tcase_add_test(t, test_make_grade_twice_at_once);
   suite_add_tcase(s, t);
+  TCase *text = tcase_create("text");
+  tcase_add_test(text, test_no_numbered_rounds);
+  suite_add_tcase(s, text);
   return s;
 }
