@@ -275,7 +275,7 @@ END_TEST
  *
  * Where a measured table belongs and none exists yet, a note says so with
  *   <!-- measure: COMMAND, lectures/data/EXAMPLE-GPU.csv -->
- * This test lists every such marker (so the next session with a GPU finds
+ * This test lists every such marker (so the next run on a GPU host finds
  * them) and says which ones now have their data; it fails only on a marker
  * that is malformed or names a CSV no example of the repository writes. */
 START_TEST(test_lecture_measure_markers) {
@@ -332,6 +332,71 @@ START_TEST(test_lecture_ptx_listings_exist) {
 }
 END_TEST
 
+/* Whether path is a file the repository holds: tracked by git in a checkout,
+ * present outside one (a copy of the course without .git). */
+static int figure_committed(const char *path) {
+  if (run_shell("git rev-parse --is-inside-work-tree > /dev/null 2>&1") != 0) return access(path, R_OK) == 0;
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "git ls-files --error-unmatch '%s' > /dev/null 2>&1", path);
+  return run_shell(cmd) == 0 && access(path, R_OK) == 0;
+}
+
+/* Whether path starts with the 8 bytes of a PNG signature. */
+static int is_png(const char *path) {
+  static const unsigned char SIG[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  unsigned char head[8];
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  size_t got = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return got == sizeof head && !memcmp(head, SIG, sizeof SIG);
+}
+
+/* Issue 33 item 18: a reader on the web sees only what the repository holds,
+ * so every figure a lecture shows or names (figures/NAME.png, as an image link
+ * or as lectures/figures/NAME.png in the text) is a committed PNG, and so is
+ * the PNG of every script in lectures/figures/ (make figures redraws them from
+ * lectures/data/; make test draws them into build/figures to see that they
+ * still run). */
+START_TEST(test_lecture_figures_committed) {
+  glob_t g;
+  ck_assert_int_eq(glob("lectures/*.md", 0, NULL, &g), 0);
+  static const char FIG[] = "figures/";
+  int shown = 0;
+  for (size_t f = 0; f < g.gl_pathc; f++) {
+    char *text = read_text(g.gl_pathv[f]);
+    ck_assert(text != NULL);
+    for (char *m = strstr(text, FIG); m; m = strstr(m + 1, FIG)) {
+      char name[256];
+      int len = 0;
+      if (sscanf(m + sizeof FIG - 1, "%255[A-Za-z0-9_.-]%n", name, &len) != 1) continue;
+      size_t n = strlen(name);
+      while (n && name[n - 1] == '.') name[--n] = 0; /* a sentence's full stop */
+      if (n < 5 || strcmp(name + n - 4, ".png")) continue;
+      int line = 1;
+      for (char *p = text; p < m; p++) line += *p == '\n';
+      char path[300];
+      snprintf(path, sizeof path, "lectures/figures/%s", name);
+      ck_assert_msg(figure_committed(path), "%s:%d: shows %s, which the repository does not hold (make figures, then commit it)",
+                    g.gl_pathv[f], line, path);
+      ck_assert_msg(is_png(path), "%s:%d: %s is not a PNG", g.gl_pathv[f], line, path);
+      shown++;
+    }
+    free(text);
+  }
+  globfree(&g);
+  ck_assert_msg(shown >= 2, "the lectures show only %d figures: the test would check next to nothing", shown);
+  ck_assert_int_eq(glob("lectures/figures/*.gp", 0, NULL, &g), 0);
+  for (size_t f = 0; f < g.gl_pathc; f++) {
+    char path[600];
+    snprintf(path, sizeof path, "%.*s.png", (int)(strlen(g.gl_pathv[f]) - 3), g.gl_pathv[f]);
+    ck_assert_msg(figure_committed(path) && is_png(path), "%s draws %s, which the repository does not hold as a PNG "
+                  "(make figures, then commit it)", g.gl_pathv[f], path);
+  }
+  globfree(&g);
+}
+END_TEST
+
 Suite *lectures_suite(void) {
   Suite *s = suite_create("lectures");
   TCase *t = tcase_create("examples");
@@ -350,6 +415,7 @@ Suite *lectures_suite(void) {
   TCase *n = tcase_create("notes");
   tcase_add_test(n, test_lecture_measure_markers);
   tcase_add_test(n, test_lecture_ptx_listings_exist);
+  tcase_add_test(n, test_lecture_figures_committed);
   suite_add_tcase(s, n);
   return s;
 }
