@@ -3,6 +3,9 @@
 
 #include "tests.h"
 
+/* test_worked.c: the worked examples of the handouts and lectures, computed. */
+Suite *worked_suite(void);
+
 int main(void) {
   SRunner *sr = srunner_create(lib_suite());
   srunner_add_suite(sr, conf_suite());
@@ -26,6 +29,7 @@ int main(void) {
   srunner_add_suite(sr, inspect_suite());
   srunner_add_suite(sr, sandbox_suite());
   srunner_add_suite(sr, model03_suite());
+  srunner_add_suite(sr, worked_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
