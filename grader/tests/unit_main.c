@@ -3,6 +3,9 @@
 
 #include "tests.h"
 
+/* test_figures.c: every measured figure of the course's text bound to its source. */
+Suite *figures_suite(void);
+
 /* test_worked.c: the worked examples of the handouts and lectures, computed. */
 Suite *worked_suite(void);
 
@@ -29,6 +32,7 @@ int main(void) {
   srunner_add_suite(sr, inspect_suite());
   srunner_add_suite(sr, sandbox_suite());
   srunner_add_suite(sr, model03_suite());
+  srunner_add_suite(sr, figures_suite());
   srunner_add_suite(sr, worked_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
