@@ -31,6 +31,12 @@ if [ "$mode" = test ]; then
   { have_header check.h && have_static libcheck.a; } || pkgs+=(check)
   have_header jansson.h || pkgs+=(libjansson-dev)
   command -v gnuplot >/dev/null 2>&1 || pkgs+=(gnuplot-nox)
+  # A single-node Slurm cluster for make grade-all BACKEND=slurm's test (grader/tests/slurm-cluster.sh).
+  have_sbin() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+  have_sbin slurmctld || pkgs+=(slurmctld)
+  have_sbin slurmd || pkgs+=(slurmd)
+  command -v sbatch >/dev/null 2>&1 || pkgs+=(slurm-client)
+  have_sbin munged || pkgs+=(munge)
 fi
 
 if [ ${#pkgs[@]} -gt 0 ]; then

@@ -42,7 +42,14 @@ gradescope: ## write dist/gradescope-autograder.zip (setup.sh, run_autograder, t
 	@$(MAKE) reference $(GRADE) $(JUDGE) GENCODE='$(FAT_GENCODE)'
 	@bash tools/package.sh gradescope '$(FAT_GENCODE)' $(GRADESCOPE_ZIP) $(A)
 
-grade-all: ## grade one folder per student: make grade-all SUBMISSIONS=dir/ [A=01] [STUDENT_TIMEOUT=1800]; writes gradebook.csv
-	@test -n "$(SUBMISSIONS)" || { echo "make grade-all: name the folder of submissions: make grade-all SUBMISSIONS=dir/" >&2; exit 2; }
+# Where the students are graded (tools/grade-all.sh): BACKEND=local (GPUS=0,1,...: one
+# worker per GPU) or BACKEND=slurm (a job array; SLURM_GRES= asks for no GPU); RUN= resumes.
+BACKEND ?= local
+SLURM_GRES ?= gpu:1
+WAIT ?= 1
+grade-all: ## grade one folder per student: make grade-all SUBMISSIONS=dir/ [A=01] [STUDENT_TIMEOUT=1800] [GPUS=0,1] [BACKEND=slurm] [RUN=dir]; writes gradebook.csv
+	@test -n "$(SUBMISSIONS)$(RUN)" || { echo "make grade-all: name the folder of submissions: make grade-all SUBMISSIONS=dir/ (or RUN=grade-results/all-... to resume a run)" >&2; exit 2; }
 	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS))
-	@bash tools/grade-all.sh "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"
+	@BACKEND='$(BACKEND)' GPUS='$(GPUS)' RUN='$(RUN)' WAIT='$(WAIT)' SLURM_GRES='$(SLURM_GRES)' SLURM_PARTITION='$(SLURM_PARTITION)' \
+	  SLURM_ACCOUNT='$(SLURM_ACCOUNT)' SLURM_TIME='$(SLURM_TIME)' SLURM_CPUS='$(SLURM_CPUS)' \
+	  bash tools/grade-all.sh "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"
