@@ -99,7 +99,7 @@ static void blocks_free(struct blocks *b) {
   memset(b, 0, sizeof *b);
 }
 
-static struct block *block_new(struct blocks *b, enum bkind kind, int line) {
+static void block_new(struct blocks *b, enum bkind kind, int line) {
   if (b->n == b->cap) {
     b->cap = b->cap ? 2 * b->cap : 64;
     b->v = realloc(b->v, (size_t)b->cap * sizeof *b->v);
@@ -109,7 +109,6 @@ static struct block *block_new(struct blocks *b, enum bkind kind, int line) {
   k->kind = kind;
   k->line = k->body_line = line;
   k->text = strdup("");
-  return k;
 }
 
 static void block_add_line(struct block *k, const char *line, size_t len) {
@@ -208,14 +207,15 @@ static int read_tag(const char *s, const char *end, struct block *k, int line, c
 
 /* Cuts a Markdown text into blocks and reads their tags. A tag must be on the
  * line right after its block (after other tags or comments on the lines
- * between); one anywhere else is a problem. */
+ * between); one anywhere else is a problem. Blocks are held by index, since
+ * adding one may move them all. */
 static void split_blocks(const char *file, const char *text, struct blocks *out, struct problems *pr) {
   memset(out, 0, sizeof *out);
-  struct block *cur = NULL;   /* the block being read (paragraph, item, table) */
-  struct block *last = NULL;  /* the block a tag on this line would belong to */
+  int cur = -1;  /* the block being read (paragraph, item, table, fence) */
+  int last = -1; /* the block a tag on this line would belong to */
   char fence_ch = 0;
-  size_t fence_len = 0;       /* in a fenced block when nonzero */
-  int in_comment = 0;         /* in a comment spanning lines */
+  size_t fence_len = 0; /* in a fenced block when nonzero */
+  int in_comment = 0;   /* in a comment spanning lines */
   int lineno = 0;
   for (const char *s = text; *s;) {
     const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s);
@@ -228,55 +228,52 @@ static void split_blocks(const char *file, const char *text, struct blocks *out,
       if (run >= fence_len && ch == fence_ch && skip_spaces(t + run, te) == te) {
         fence_len = 0;
         last = cur;
-        cur = NULL;
+        cur = -1;
       } else {
-        block_add_line(cur, s, (size_t)(end - s));
+        block_add_line(&out->v[cur], s, (size_t)(end - s));
       }
     } else if (in_comment) {
-      if (te - t >= 3 && strstr(t, "-->") && strstr(t, "-->") < te) in_comment = 0;
+      const char *close = strstr(t, "-->");
+      if (close && close < te) in_comment = 0;
     } else if (t == te) { /* a blank line ends a block; a tag after it belongs to none */
-      cur = last = NULL;
+      cur = last = -1;
     } else if (te - t >= 4 && !strncmp(t, "<!--", 4)) {
-      if (cur) last = cur;
-      cur = NULL;
+      if (cur >= 0) last = cur;
+      cur = -1;
       const char *close = strstr(t, "-->");
       if (!close || close >= te) {
         in_comment = 1;
       } else if (close + 3 == te) {
         char why[200];
         struct block scratch = {0};
-        int tag = read_tag(t, te, last ? last : &scratch, lineno, why, sizeof why);
+        int tag = read_tag(t, te, last >= 0 ? &out->v[last] : &scratch, lineno, why, sizeof why);
         if (tag < 0) problem(pr, file, lineno, "%s", why);
-        if (tag && !last) problem(pr, file, lineno, "a tag must be on the line right after its block");
+        if (tag && last < 0) problem(pr, file, lineno, "a tag must be on the line right after its block");
         free(scratch.sources), free(scratch.output), free(scratch.not_measured);
       }
     } else {
       char ch = 0;
       size_t run = fence_run(t, te, &ch);
-      last = NULL;
-      if (run) {
-        cur = block_new(out, B_FENCE, lineno);
-        cur->body_line = lineno + 1;
-        fence_ch = ch, fence_len = run;
-      } else if (*t == '#') {
-        cur = block_new(out, B_HEADING, lineno);
-        block_add_line(cur, s, (size_t)(end - s));
-        last = cur;
-        cur = NULL;
-      } else if (*t == '|') {
-        if (!cur || cur->kind != B_TABLE) cur = block_new(out, B_TABLE, lineno);
-        block_add_line(cur, s, (size_t)(end - s));
-      } else if (item_marker(t, te)) {
-        cur = block_new(out, B_ITEM, lineno);
-        block_add_line(cur, s, (size_t)(end - s));
-      } else {
-        if (!cur || cur->kind == B_TABLE) cur = block_new(out, B_PARA, lineno);
-        block_add_line(cur, s, (size_t)(end - s));
+      enum bkind kind = run ? B_FENCE : *t == '#' ? B_HEADING : *t == '|' ? B_TABLE : item_marker(t, te) ? B_ITEM : B_PARA;
+      last = -1;
+      /* a table row or a paragraph's line goes on with the block it follows */
+      int goes_on = cur >= 0 && ((kind == B_TABLE && out->v[cur].kind == B_TABLE) ||
+                                 (kind == B_PARA && out->v[cur].kind != B_TABLE));
+      if (!goes_on) {
+        block_new(out, kind, lineno);
+        cur = out->n - 1;
       }
+      if (kind == B_FENCE) {
+        out->v[cur].body_line = lineno + 1;
+        fence_ch = ch, fence_len = run;
+      } else {
+        block_add_line(&out->v[cur], s, (size_t)(end - s));
+      }
+      if (kind == B_HEADING) last = cur, cur = -1; /* a heading is one line */
     }
     s = nl ? nl + 1 : end;
   }
-  if (fence_len) problem(pr, file, cur->line, "a fenced block is not closed");
+  if (fence_len) problem(pr, file, out->v[cur].line, "a fenced block is not closed");
 }
 
 /* ---------------------------------------------------------------- figures */
