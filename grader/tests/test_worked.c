@@ -15,8 +15,9 @@
  *     33-word rows and the XOR swizzle, the 16-bank offset's example (word 34,
  *     bank 2), which steps that offset leaves 2-way on 32 banks, and ncu's
  *     extra passes as twice the 03 model's per block for each layout;
- *   03 handout: the 2-way and 32-way strides of the tree, and "twice the
- *     model's" per-block passes;
+ *   03 handout: the 2-way and 32-way strides of the tree, and the model's
+ *     per-block passes of the solution's layouts and the starter's, with
+ *     ncu's on two tiles twice them;
  *   lecture 01: the inclusive/exclusive table and the Hillis-Steele steps;
  *   lecture 02: the Hillis-Steele table and its additions, the exclusive scan
  *     by shifting, the Blelloch table and its additions, the work counts and
@@ -427,37 +428,42 @@ START_TEST(test_03_handout_strides) {
 }
 END_TEST
 
-/* assignments/03-blelloch/README.md: "ncu ... read A and B: twice the model's
- * C and D per block": C and D are the per-block passes of one of the model's
- * layouts without padding (the solution's unpadded variant, or the starter's
- * own layout), and A and B twice them. */
-START_TEST(test_03_handout_twice_the_model) {
+/* "X and Y" at p: the two integers. */
+static void read_pair(const char *file, const char *p, long *x, long *y, const char *what) {
+  *x = int_at(file, p, what);
+  const char *and = strstr(p, " and ");
+  ck_assert_msg(and != NULL && and - p < 16, "%s: no 'X and Y' for %s: '%.30s'", file, what, p);
+  *y = int_at(file, and + 5, what);
+}
+
+/* assignments/03-blelloch/README.md, after the case table: the 03 model's extra
+ * passes per block of the solution's kernels with element i in word i
+ * (blelloch_unpadded) and with the solution's padding, and of the starter's
+ * layout; what ncu reads on two tiles is twice the model's per block, both
+ * where it was measured ("exactly twice that") and where the handout predicts
+ * it ("should read"). */
+START_TEST(test_03_handout_model_passes) {
   const char *F = "assignments/03-blelloch/README.md";
   char *t = text_of(F);
-  const char *tw = find(F, t, "twice the model's ");
-  long c = int_at(F, after(F, tw, "twice the model's "), "the model's loads");
-  const char *and = strstr(tw, " and ");
-  ck_assert(and != NULL);
-  long d = int_at(F, and + 5, "the model's stores");
-  /* The two integers before the phrase, in its sentence (not a name's digits, as in H100). */
-  long before[2];
-  int got = 0;
-  for (const char *q = tw; got < 2 && q > t && *q != '.';) {
-    q--;
-    if (*q < '0' || *q > '9') continue;
-    while (q > t && q[-1] >= '0' && q[-1] <= '9') q--;
-    if (q > t && ((q[-1] >= 'A' && q[-1] <= 'Z') || (q[-1] >= 'a' && q[-1] <= 'z'))) continue;
-    before[1 - got++] = strtol(q, NULL, 10);
-  }
-  ck_assert_msg(got == 2, "%s: no two counts before 'twice the model's'", F);
-  ck_assert_msg(before[0] == 2 * c && before[1] == 2 * d, "%s: %ld and %ld are not twice %ld and %ld", F, before[0], before[1], c,
-                d);
-  long sld, sst, tld, tst;
-  model_passes("solutions", "blelloch_unpadded", &sld, &sst);
-  model_passes("starter", "blelloch_padded", &tld, &tst);
-  ck_assert_msg((c == sld && d == sst) || (c == tld && d == tst),
-                "%s: the model's %ld and %ld per block are neither the solution's unpadded %ld/%ld nor the starter's %ld/%ld", F, c,
-                d, sld, sst, tld, tst);
+  const char *p = find(F, t, "`extra ld/st` in the `banks` table is the number of passes");
+  long a, b, c, d, mld, mst;
+  read_pair(F, after(F, p, "(`blelloch_unpadded`) the model counts "), &a, &b, "the unpadded passes per block");
+  model_passes("solutions", "blelloch_unpadded", &mld, &mst);
+  ck_assert_msg(a == mld && b == mst, "%s: the model counts %ld/%ld per block unpadded, the text says %ld and %ld", F, mld, mst, a,
+                b);
+  read_pair(F, after(F, p, "and ncu read "), &c, &d, "ncu's passes on two tiles");
+  find(F, p, "on two tiles, exactly twice that");
+  ck_assert_msg(c == 2 * a && d == 2 * b, "%s: ncu's %ld and %ld are not twice %ld and %ld", F, c, d, a, b);
+  read_pair(F, after(F, p, "with the solution's padding, "), &a, &b, "the padded passes per block");
+  model_passes("solutions", "blelloch_padded", &mld, &mst);
+  ck_assert_msg(a == mld && b == mst, "%s: the model counts %ld/%ld per block with the solution's padding, the text says %ld and %ld",
+                F, mld, mst, a, b);
+  read_pair(F, after(F, p, "so for its layout the model counts "), &a, &b, "the starter's passes per block");
+  model_passes("starter", "blelloch_padded", &mld, &mst);
+  ck_assert_msg(a == mld && b == mst, "%s: the model counts %ld/%ld per block for the starter's layout, the text says %ld and %ld", F,
+                mld, mst, a, b);
+  read_pair(F, after(F, p, "ncu on two tiles of it should read "), &c, &d, "ncu's predicted passes");
+  ck_assert_msg(c == 2 * a && d == 2 * b, "%s: %ld and %ld on two tiles are not twice %ld and %ld", F, c, d, a, b);
   free(t);
 }
 END_TEST
@@ -815,7 +821,7 @@ Suite *worked_suite(void) {
   tcase_add_test(b, test_03_lecture_gems16);
   tcase_add_test(b, test_03_lecture_ncu_is_twice_the_model);
   tcase_add_test(b, test_03_handout_strides);
-  tcase_add_test(b, test_03_handout_twice_the_model);
+  tcase_add_test(b, test_03_handout_model_passes);
   suite_add_tcase(s, b);
   TCase *sc = tcase_create("scan");
   tcase_add_test(sc, test_01_lecture_scan_tables);
