@@ -34,6 +34,8 @@ git ls-files -z --cached |
   while IFS= read -r -d '' f; do
     case "$f" in
       solutions/* | grader/tests/gpu-faults/* | grader/tests/adversarial/* | tools/probe-04/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
+      # The reference's tuning record answers handout 04's task 3 and its questions: instructors only.
+      docs/tuning-04.md | docs/results/tuning-0*) continue ;;
     esac
     [ -f "$f" ] && printf '%s\0' "$f" # tracked but deleted files are skipped
   done | xargs -0 cp --parents -p -t "$stage"

@@ -188,6 +188,9 @@ START_TEST(test_handout_has_no_solution) {
   snprintf(root, sizeof root, "%s/scan-lab", dir);
   snprintf(cmd, sizeof cmd, "cd '%s' && test ! -e solutions && test -z \"$(find . -iname '*answers*')\"", root);
   ck_assert_msg(run_shell(cmd) == 0, "the handout holds solutions/ or an answer file");
+  /* The reference's tuning record answers handout 04's task 3: instructors only. */
+  snprintf(cmd, sizeof cmd, "cd '%s' && test ! -e docs/tuning-04.md && test -z \"$(find docs/results -name 'tuning-*')\"", root);
+  ck_assert_msg(run_shell(cmd) == 0, "the handout holds docs/tuning-04.md or docs/results/tuning-*");
   scan s;
   scan_init(&s);
   walk(root, scan_file, &s);
