@@ -64,7 +64,6 @@ HAVE_SOLUTIONS := $(wildcard solutions)
 LIB_O := $(patsubst grader/lib/%.c,$(B)/lib/%.o,$(wildcard grader/lib/*.c))
 # The headers of grader/lib, and 05's constants they include by path (render_cpu.h, scene.h).
 LIB_H := $(wildcard grader/lib/*.h) assignments/05-renderer/render_spec.h
-LIBHARNESS := $(B)/lib/libharness.a
 GRADER_O := $(patsubst grader/src/%.c,$(B)/grader/%.o,$(filter-out grader/src/grade.c,$(wildcard grader/src/*.c)))
 LIBGRADER := $(B)/grader/libgrader.a
 GRADE := $(B)/grader/grade
