@@ -4,10 +4,11 @@
 // happens here: the judge compares the outputs in its own process.
 #include "runner_loop.h"
 
+#include "clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
   if (err == cudaSuccess) return;
@@ -146,17 +147,11 @@ static void cu_idle(void) {
 // of the two (grader/judge/session.c).
 static double hx_t0;
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
-}
-
-static void cu_timer_start(void) { hx_t0 = now_ms(); }
+static void cu_timer_start(void) { hx_t0 = clock_now_s(); }
 
 static double cu_timer_stop_ms(void) {
   cu_idle();
-  return now_ms() - hx_t0;
+  return 1e3 * (clock_now_s() - hx_t0);
 }
 
 static const runner_backend HX_CUDA = {
