@@ -3,9 +3,10 @@
 #   make grade [A=01] [SRC=solutions]   build your code and grade it against the reference
 #   make test                           the CPU test tier (no GPU needed; CI runs it)
 #
-# Layout (docs/architecture.md): assignments/NN (handout, harness, grade.conf, ref/),
+# Layout (docs/architecture.md): assignments/NN (handout, runner.cu, grade.conf, ref/),
 # starter/NN (the files students edit), solutions/NN (the same files, solved),
-# grader/ (lib: shared C modules, runner: the untrusted side, judge: the trusted side, src: grader, tests).
+# grader/ (protocol: the contracts between processes, lib: trusted C modules and CPU references,
+# runner: the untrusted side, judge: the trusted side, src: the grader, tests).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -37,11 +38,18 @@ endif
 # are the same on every machine.
 PTX_ARCH := compute_75
 
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Igrader/lib -Igrader/src
-# A student's file is compiled with STUDENT_NVCCFLAGS plus -Iassignments/NN -I<its folder>
-# only: the course's own folders are not on its include path (docs/architecture.md).
+BASE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE
+CFLAGS := $(BASE_CFLAGS) -Igrader/protocol -Igrader/lib -Igrader/src
+# Include paths are the build's trust boundary (docs/architecture.md; test_build checks them):
+# - a student's file: STUDENT_NVCCFLAGS plus -Iassignments/NN -I<its folder>, nothing of the course's;
+# - the runner (grader/runner/, assignments/NN/runner.cu, model_tables.cu): the contracts
+#   (grader/protocol/) and its own folder, never grader/lib's CPU references nor the grader's;
+# - trusted CUDA programs (lecture examples, 03's model, gpuinfo): protocol and lib.
 STUDENT_NVCCFLAGS := -O3 -std=c++17 $(GENCODE)
-NVCCFLAGS := $(STUDENT_NVCCFLAGS) -Igrader/lib -Igrader/runner
+RUNNER_INCLUDES := -Igrader/protocol -Igrader/runner
+RUNNER_NVCCFLAGS := $(STUDENT_NVCCFLAGS) $(RUNNER_INCLUDES)
+RUNNER_CFLAGS := $(BASE_CFLAGS) $(RUNNER_INCLUDES)
+NVCCFLAGS := $(STUDENT_NVCCFLAGS) -Igrader/protocol -Igrader/lib
 # Course-owned CUDA code is warning-free; a student's file only gets warnings.
 NVCC_STRICT := -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 
@@ -61,9 +69,13 @@ endif
 HAVE_SOLUTIONS := $(wildcard solutions)
 
 # ----------------------------------------------------------------- libraries
-LIB_O := $(patsubst grader/lib/%.c,$(B)/lib/%.o,$(wildcard grader/lib/*.c))
-# The headers of grader/lib, and 05's constants they include by path (render_cpu.h, scene.h).
-LIB_H := $(wildcard grader/lib/*.h) assignments/05-renderer/render_spec.h
+# grader/protocol: the contracts between the grader, the judge and the runner (wire, result
+# lines, command line, call limit, clock); the only course code a runner links.
+PROTOCOL_O := $(patsubst grader/protocol/%.c,$(B)/protocol/%.o,$(wildcard grader/protocol/*.c))
+PROTOCOL_H := $(wildcard grader/protocol/*.h)
+LIB_O := $(patsubst grader/lib/%.c,$(B)/lib/%.o,$(wildcard grader/lib/*.c)) $(PROTOCOL_O)
+# The headers of grader/lib and grader/protocol, and 05's constants they include by path (render_cpu.h, scene.h).
+LIB_H := $(wildcard grader/lib/*.h) $(PROTOCOL_H) assignments/05-renderer/render_spec.h
 GRADER_O := $(patsubst grader/src/%.c,$(B)/grader/%.o,$(filter-out grader/src/grade.c,$(wildcard grader/src/*.c)))
 LIBGRADER := $(B)/grader/libgrader.a
 GRADE := $(B)/grader/grade
@@ -77,6 +89,9 @@ $(B)/.gencode: FORCE
 $(B)/lib/%.o: grader/lib/%.c $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+$(B)/protocol/%.o: grader/protocol/%.c $(PROTOCOL_H)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -Igrader/protocol -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 # The CPU renderer draws every frame 05's judge verifies: -O3 vectorizes its
 # loops (the same float operations, so the same bits as -O2; test_render checks).
 $(B)/lib/render_cpu.o: CFLAGS += -O3
@@ -85,7 +100,7 @@ $(B)/lib/render_cpu.o: CFLAGS += -O3
 # run on a GPU host without it).
 PNG_LIBS := -l:libpng16.a -l:libz.a -lm
 # The course library (grader/lib: PRNG, statistics, CPU references, images,
-# scenes) for the lecture examples and tools. Never linked into a runner.
+# scenes; and grader/protocol) for the lecture examples and tools. Never linked into a runner.
 LIBCOURSE := $(B)/lib/libcourse.a
 $(LIBCOURSE): $(LIB_O)
 	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
@@ -93,15 +108,15 @@ $(LIBCOURSE): $(LIB_O)
 # The untrusted side (grader/runner/): the library every runner links with the
 # student's object. It holds the protocol loop, the sandbox and the CUDA device,
 # and nothing that knows a right answer: no CPU reference, no expected output.
-RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/lib/wire.o
+RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/protocol/wire.o
 LIBRUNNER := $(B)/runner/librunner.a
 RUNNER_LIBS := -lpthread
-$(B)/runner/%.o: grader/runner/%.c $(wildcard grader/runner/*.h) grader/lib/wire.h
+$(B)/runner/%.o: grader/runner/%.c $(wildcard grader/runner/*.h) $(PROTOCOL_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igrader/runner -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
-$(B)/runner/runner_cuda.o: grader/runner/runner_cuda.cu $(wildcard grader/runner/*.h) $(B)/.gencode
+	$(CC) $(RUNNER_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+$(B)/runner/runner_cuda.o: grader/runner/runner_cuda.cu $(wildcard grader/runner/*.h) $(PROTOCOL_H) $(B)/.gencode
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@.tmp$$$$.o && mv -f $@.tmp$$$$.o $@
+	$(NVCC) $(RUNNER_NVCCFLAGS) $(NVCC_STRICT) -c $< -o $@.tmp$$$$.o && mv -f $@.tmp$$$$.o $@
 $(LIBRUNNER): $(RUNNER_C_O) $(B)/runner/runner_cuda.o
 	rm -f $@.tmp$$$$ && ar rcs $@.tmp$$$$ $^ && mv -f $@.tmp$$$$ $@
 
@@ -154,15 +169,15 @@ $(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 # STUDENT_NVCCFLAGS and only assignments/<NN> and its own folder on the include
 # path, then inspected (mk/inspect-student.sh): a build that uses CUB or Thrust,
 # includes a course file from elsewhere or defines a name of the course's
-# libraries (mk/course-prefixes.txt), or runs code of its own before the harness
-# calls it, is refused with a one-line reason in `refused`. build/<src>/<NN>/harness: the
+# libraries (mk/course-prefixes.txt), or runs code of its own before the runner
+# calls it, is refused with a one-line reason in `refused`. build/<src>/<NN>/runner: the
 # runner, assignments/<NN>/runner.cu linked with student.o and the runner
 # library; where the course kernels call the student's __device__ functions
 # (INLINE_ASSIGNMENTS), runner.cu includes the student's file last instead, so
 # the compiler inlines them (separate objects made 02 and 03 2-3.5x slower on
 # the H100, and link-time optimisation needs an nvlink the build hosts lack);
 # student.o is still compiled alone, with the student's flags, and inspected,
-# and a refusal stops the runner's build. harness.ptx, for the
+# and a refusal stops the runner's build. runner.ptx, for the
 # ptx checks, is the PTX of the runner where it includes the student's file
 # (its kernels, and probe kernels of one call each, with the student's functions
 # inlined) or else of the student's file alone (with the student's include path):
@@ -176,26 +191,26 @@ rdc_flag = $(if $(call inline,$(1)),-rdc=true)
 # What the runner takes of the student's: student.o, or (inlined) the folder of the file it includes.
 student_link = $(if $(call inline,$(2)),-I$(1)/$(2),$(B)/$(1)/$(2)/student.o)
 student_cu = $(firstword $(wildcard $(1)/$(2)/*.cu))
-define harness_rules
+define runner_rules
 $(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gencode mk/inspect-student.sh mk/course-prefixes.txt
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@"
 	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(STUDENT_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
 	  -MD -MF $$$$t.d -c $(call student_cu,$(1),$(2)) -o $$$$t.o > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
-	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@ $$(@D)/harness $$(@D)/bench; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
+	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@ $$(@D)/runner $$(@D)/bench; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
 	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin \
 	    assignments/$(2) $(1)/$(2) > $$$$t.why 2>&1; then \
-	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@ $$(@D)/harness $$(@D)/bench; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
+	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@ $$(@D)/runner $$(@D)/bench; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
 	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
 
-$(B)/$(1)/$(2)/harness: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(if $(call inline,$(2)),,$(NVCC_STRICT)) -Iassignments/$(2) assignments/$(2)/runner.cu \
+$(B)/$(1)/$(2)/runner: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) $(if $(call inline,$(2)),,$(NVCC_STRICT)) -Iassignments/$(2) assignments/$(2)/runner.cu \
 	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t >> $$(@D)/build.log 2>&1 \
 	  || { cat $$(@D)/build.log; rm -f $$$$t $$@; echo "$(1)/$(2): the runner does not link" >&2; exit 1; }; mv -f $$$$t $$@
 
-$(B)/$(1)/$(2)/harness.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
+$(B)/$(1)/$(2)/runner.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
 	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $(if $(call inline,$(2)),-Igrader/lib -Igrader/runner) -Iassignments/$(2) -I$(1)/$(2) \
+	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $(if $(call inline,$(2)),$(RUNNER_INCLUDES)) -Iassignments/$(2) -I$(1)/$(2) \
 	  $(if $(call inline,$(2)),assignments/$(2)/runner.cu,$(call student_cu,$(1),$(2))) -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
 
 # The bench build: the same runner compiled with -DHX_BENCH, which makes
@@ -206,7 +221,7 @@ ifneq ($(wildcard assignments/$(2)/baselines.cu),)
 $(B)/$(1)/$(2)/bench: assignments/$(2)/runner.cu assignments/$(2)/baselines.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
 	@mkdir -p $$(@D)
 	@echo "NVCC $(1)/$(2) -> $$@ (with baselines)"
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -DHX_BENCH -Iassignments/$(2) assignments/$(2)/runner.cu \
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) -DHX_BENCH -Iassignments/$(2) assignments/$(2)/runner.cu \
 	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
 endif
 
@@ -227,25 +242,25 @@ $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
 ifneq ($(wildcard assignments/$(2)/model_tables.cu),)
 $(B)/$(1)/$(2)/model-tables: assignments/$(2)/model_tables.cu $(wildcard assignments/$(2)/*.h) grader/runner/sandbox.h \
   $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/.gencode
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model_tables.cu \
+	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model_tables.cu \
 	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
 	  || { cat $$(@D)/model-tables.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) += $(B)/$(1)/$(2)/model-tables
 endif
 endif
 endef
-$(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call harness_rules,$(s),$(a)))))
+$(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call runner_rules,$(s),$(a)))))
 
 # Everything built from one source tree for one assignment: runner, PTX, model.
-built_from = $(B)/$(1)/$(2)/harness $(B)/$(1)/$(2)/harness.ptx $($(1)_EXTRA_$(2))
+built_from = $(B)/$(1)/$(2)/runner $(B)/$(1)/$(2)/runner.ptx $($(1)_EXTRA_$(2))
 # The binary `make bench` runs: the bench build where there is one, else the runner.
-bench_bin = $(if $(wildcard assignments/$(2)/baselines.cu),$(B)/$(1)/$(2)/bench,$(B)/$(1)/$(2)/harness)
+bench_bin = $(if $(wildcard assignments/$(2)/baselines.cu),$(B)/$(1)/$(2)/bench,$(B)/$(1)/$(2)/runner)
 ref_bench = assignments/$(1)/ref/$(if $(wildcard assignments/$(1)/baselines.cu),bench,reference)
 STUDENT_BINS := $(foreach a,$(SELECTED),$(call built_from,$(SRC),$(a)))
 REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference $(if $(wildcard assignments/$(a)/baselines.cu),assignments/$(a)/ref/bench))
 
 # The reference runner of a handout: the solutions' runner, built by `make reference`.
-assignments/%/ref/reference: $(B)/solutions/%/harness
+assignments/%/ref/reference: $(B)/solutions/%/runner
 	@mkdir -p $(@D)
 	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
@@ -255,7 +270,7 @@ assignments/%/ref/bench: $(B)/solutions/%/bench
 	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 # ----------------------------------------------------------------- lectures
-# lectures/examples/NAME.cu -> build/lectures/NAME (linked with the harness
+# lectures/examples/NAME.cu -> build/lectures/NAME (linked with the runner
 # library for its CUDA checks and statistics); lectures/figures/NAME.gp draws
 # lectures/figures/NAME.png from the measured data in lectures/data/.
 LECTURE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,$(wildcard lectures/examples/*.cu))
@@ -269,7 +284,7 @@ $(B)/lectures/%: lectures/examples/%.cu $(LIBCOURSE) $(B)/.gencode
 # The PTX of an example, for the tests that check what a lecture says it compiles to.
 $(B)/lectures/%.ptx: lectures/examples/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/lib $< -o $@
+	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Igrader/protocol -Igrader/lib $< -o $@
 
 # draw_figures DIR: every figure script, its PNG written into DIR.
 draw_figures = for gp in $(FIGURE_SCRIPTS); do \
@@ -279,7 +294,7 @@ draw_figures = for gp in $(FIGURE_SCRIPTS); do \
 # ----------------------------------------------------------------- targets
 .PHONY: all grade test test-gpu reference bench ptx lectures figures clean help deps-grade deps-test tools gpu-carry FORCE
 
-all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/harness) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter harnesses
+all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/runner) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter runners
 
 tools: $(GRADE) $(JUDGE) $(GPUINFO)
 
@@ -298,9 +313,9 @@ grade: deps-grade ## build your code (SRC=starter) and grade it: make grade [A=0
 	  *) echo "make grade: the grader exited $$rc (docs/grading.md lists the codes)" >&2 ;; esac; exit $$rc
 
 ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 [SRC=solutions]
-	@for a in $(SELECTED); do $(MAKE) $(B)/$(SRC)/$$a/harness.ptx || exit 1; \
-	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/harness.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
-	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/harness.ptx; done
+	@for a in $(SELECTED); do $(MAKE) $(B)/$(SRC)/$$a/runner.ptx || exit 1; \
+	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/runner.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
+	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/runner.ptx; done
 
 # With SRC=solutions (instructors) the starter's rows come too, labelled by source
 # (a starter is wrong by design: its rows are marked, not an error).

@@ -1,4 +1,4 @@
-# bench-table.awk: joins the reference's and your harness's `--bench` output
+# bench-table.awk: joins the reference's and your runner's `--bench` output
 # (as `make bench` prints them, each after a "## reference: NN" or
 # "## starter: NN" / "## solutions: NN" line) into one table: one row per n,
 # one column per bench row (the copy, the baselines, each reference variant

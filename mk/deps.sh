@@ -23,7 +23,7 @@ grader_current() {
 if ! { [ "$mode" = grade ] && grader_current; }; then
   { have_header ini.h && have_static libinih.a; } || pkgs+=(libinih-dev)
 fi
-# The harness links libpng and zlib statically (PNG images of failed cases).
+# The runner links libpng and zlib statically (PNG images of failed cases).
 { have_header png.h && have_static libpng16.a; } || pkgs+=(libpng-dev)
 have_static libz.a || pkgs+=(zlib1g-dev)
 if [ "$mode" = test ]; then

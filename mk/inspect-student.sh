@@ -3,9 +3,9 @@
 #
 # The student's .cu is compiled on its own (nvcc -c [-rdc=true] -MD -MF DEPFILE, with
 # only its assignment's folder and its own on the include path) and linked into a
-# runner process that also holds the harness, so its object must not bring CUB or
+# runner process that also holds the runner, so its object must not bring CUB or
 # Thrust (the assignment's work) nor the course's own code (its CPU references,
-# which the runner's link leaves out), nor run code the harness did not call (static
+# which the runner's link leaves out), nor run code the runner did not call (static
 # constructors and destructors: before the first call or after the last). FOLDERs
 # are the folders whose files the student's file may include: its assignment's
 # (assignments/NN) and its own. Paths are taken relative to the current folder,
@@ -350,7 +350,7 @@ END {
 
 [ -z "$verdict" ] && exit 0
 IFS=$'\t' read -r kind name extra <<< "$verdict"
-why="code in your file may run only when the harness calls it"
+why="code in your file may run only when the runner calls it"
 case $kind in
   ctor) refuse "defines a static constructor ($(bare "${name:-an entry with no function}")): $why" ;;
   dtor) refuse "defines a static destructor ($(bare "${name:-an entry with no function}")): $why" ;;

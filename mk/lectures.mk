@@ -8,7 +8,7 @@
 # the course libraries (bank_stride.cu uses banks.h and stats.h).
 LECTURE_HEADERS := $(wildcard lectures/examples/*.h)
 STANDALONE_EXAMPLES := $(patsubst lectures/examples/%.cu,$(B)/lectures/%,\
-  $(shell grep -LE '^#include "(harness|banks|stats|prng|scan_cpu)\.h"' lectures/examples/*.cu 2>/dev/null))
+  $(shell grep -LE '^#include "(banks|stats|prng|scan_cpu)\.h"' lectures/examples/*.cu 2>/dev/null))
 
 # CDP2 examples (lectures/examples/cdp2_*.cu) launch kernels from the device:
 # relocatable device code and the device runtime library.

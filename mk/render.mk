@@ -19,12 +19,12 @@ $(RENDER): $(B)/tools/render.o $(LIBGRADER)
 	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
 
 .PHONY: render movie
-# With a GPU, `make render` draws with $(SRC)'s renderer through the 05 harness
+# With a GPU, `make render` draws with $(SRC)'s renderer through the 05 runner
 # (the runner, which starts the judge on itself; --out writes the last frame
 # drawn), which has the cases of its table: SCENE at 1024, or SCENE-WxH for
 # the other sizes it lists. Without a GPU, or for a size it has no case of,
 # the CPU reference draws it.
-R05_HARNESS := $(B)/$(SRC)/05-renderer/harness
+R05_HARNESS := $(B)/$(SRC)/05-renderer/runner
 R05_CASE = $(if $(filter 1024,$(SIZE)),$(SCENE),$(SCENE)-$(SIZE)x$(SIZE))
 render: $(RENDER) $(if $(HAVE_GPU),$(R05_HARNESS) $(JUDGE)) ## draw a scene: make render SCENE=rand10k [SIZE=1024] [SRC=starter|solutions] (GPU: SRC's renderer; else the CPU reference)
 	@mkdir -p $(RENDER_OUT)
@@ -34,7 +34,7 @@ render: $(RENDER) $(if $(HAVE_GPU),$(R05_HARNESS) $(JUDGE)) ## draw a scene: mak
 	  $(R05_HARNESS) --case $(R05_CASE) --reps 1 --warmup 0 --out $$out.ppm > /dev/null && \
 	  echo "render: $(SRC)'s renderer on the GPU drew $$out.png and $$out.ppm (ok=1 above: it matches the CPU reference)"; \
 	else \
-	  if [ "$(HAVE_GPU)" = 1 ]; then echo "render: the 05 harness has no case $(R05_CASE) (--list shows them): drawing with the CPU reference"; \
+	  if [ "$(HAVE_GPU)" = 1 ]; then echo "render: the 05 runner has no case $(R05_CASE) (--list shows them): drawing with the CPU reference"; \
 	  else echo "render: no GPU: drawing with the CPU reference"; fi; \
 	  $(RENDER) --scene $(SCENE) --size $(SIZE) --out $(RENDER_OUT)/$(SCENE); \
 	fi

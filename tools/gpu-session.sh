@@ -53,7 +53,7 @@ for conf in assignments/*/grade.conf; do
   ref=assignments/$a/ref/bench
   [ -x "$ref" ] || ref=assignments/$a/ref/reference
   sol=build/solutions/$a/bench
-  [ -x "$sol" ] || sol=build/solutions/$a/harness
+  [ -x "$sol" ] || sol=build/solutions/$a/runner
   want bench && part "bench $a" bash -c "{ echo '## reference: $a'; '$ref' --bench; echo '## solutions: $a'; '$sol' --bench; } \
     > '$out/bench-$a.raw' 2>&1; awk -f mk/bench-table.awk '$out/bench-$a.raw' > '$out/bench-$a.txt'"
   gpu=$(build/tools/gpuinfo | cut -d, -f1)

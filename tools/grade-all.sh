@@ -86,7 +86,7 @@ grade_student() {
   else
     for a in "${assignments[@]}"; do
       scores+=("$(awk -F'\t' -v a="$a" '$1 == a { s += $5 } END { printf "%.2f", s }' "$dest/results.tsv")")
-      if [ ! -x "$work/build/starter/$a/harness" ]; then
+      if [ ! -x "$work/build/starter/$a/runner" ]; then
         failures+=("$a: does not compile")
       else
         while IFS= read -r c; do failures+=("$a/$c"); done < <(awk -F'\t' -v a="$a" '$1 == a && ($4 == "fail" || $4 == "error" || $4 == "partial") { print $2 }' "$dest/results.tsv")

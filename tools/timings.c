@@ -6,7 +6,7 @@
  *
  * For each variant of `BIN --list`, BIN runs every case of its table K times
  * (`--variant V --check --result-fd 3`); each run gives one median per case (the
- * harness's median of the case's reps). A case's spread is its slowest median over
+ * runner's median of the case's reps). A case's spread is its slowest median over
  * its fastest. The grader scores a perf check on the minimum of each side's medians,
  * so a student as fast as the reference lands within that spread of it; the
  * suggested full_ratio is the spread plus 0.05, rounded up to a multiple of 0.05,

@@ -2,7 +2,7 @@
 //
 // The untrusted side of grading (grader/runner/runner.h): this file, with your
 // warp_scan.cu included at its end (below), makes
-// build/<src>/01-warp-scan/harness; your file is also compiled alone into
+// build/<src>/01-warp-scan/runner; your file is also compiled alone into
 // student.o, which the build inspects. It holds the timed kernels and launches
 // them on the judge's buffers; the judge made the input, and the judge alone
 // compares what the kernels wrote. Every call gets a new input.
@@ -13,8 +13,8 @@
 // Cost: n ints read, n ints written; the copy of the same 8n bytes is the floor.
 // Every course-owned name here starts with hx_ or HX_.
 //
-//   build/<src>/01-warp-scan/harness --list      (runs the judge on this runner)
-//   build/<src>/01-warp-scan/harness --variant shfl --case n2^24
+//   build/<src>/01-warp-scan/runner --list      (runs the judge on this runner)
+//   build/<src>/01-warp-scan/runner --variant shfl --case n2^24
 //
 // Your file is included at the end of this one, so the kernels here inline your
 // functions. What `make ptx A=01` prints and the ptx checks count is this file's

@@ -2,7 +2,7 @@
 //
 // The untrusted side of grading (grader/runner/runner.h): this file, with your
 // hillis_steele.cu included at its end, makes
-// build/<src>/02-hillis-steele/harness; your file is also compiled alone into
+// build/<src>/02-hillis-steele/runner; your file is also compiled alone into
 // student.o, which the build inspects. It maps one call's buffers onto your
 // code; the judge made the input, and the judge alone compares what was
 // written. Every call gets a new input.
@@ -24,9 +24,9 @@
 // the launches it makes.
 // Cost floor: n ints read, n ints written; a copy of the same 8n bytes is the ceiling.
 //
-//   build/<src>/02-hillis-steele/harness --list      (runs the judge on this runner)
-//   build/<src>/02-hillis-steele/harness --variant hillis_steele_inclusive --case L1000
-//   build/<src>/02-hillis-steele/harness --bench
+//   build/<src>/02-hillis-steele/runner --list      (runs the judge on this runner)
+//   build/<src>/02-hillis-steele/runner --variant hillis_steele_inclusive --case L1000
+//   build/<src>/02-hillis-steele/runner --bench
 //
 // Your file is included at the end of this one, so the kernels here inline your
 // functions; what `make ptx A=02` prints and the ptx checks count is this file's

@@ -63,7 +63,7 @@ typedef enum layout {
 } layout;
 
 typedef struct layout_info {
-  const char *slug;    // the variant name, in the harness and in the model
+  const char *slug;    // the variant name, in the runner and in the model
   const char *summary; // one line for --list
 } layout_info;
 

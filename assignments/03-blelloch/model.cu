@@ -24,7 +24,7 @@
 //             its ints fit in (task 2).
 //   tree      tree_size(L) is the smallest tree that works, for every L (task 3).
 //
-// It speaks the harness protocol, so the grader runs it like a harness:
+// It speaks the runner protocol, so the grader runs it like a runner:
 //   model --list
 //   model [--variant blelloch_padded|blelloch_unpadded|blelloch_gems16] [--case banks,coalescing,tree]
 //         [--seed S] [--check] [--result-fd FD] [--tables PATH]
@@ -670,7 +670,7 @@ static int load_tables(const char *path, int result_fd) {
 }
 
 // Takes the model's own option, --tables PATH, out of argv (in place); the rest
-// are the harness protocol's (cli.h). Returns the new argc, or -1 when --tables
+// are the runner protocol's (cli.h). Returns the new argc, or -1 when --tables
 // has no value. The values of the protocol's options are passed over as they are.
 static int take_tables_option(int argc, char **argv, const char **tables) {
   static const char *const with_value[] = {"--case",      "--variant",   "--n",       "--seed",   "--reps",
@@ -745,7 +745,7 @@ static int model_main(int argc, char **argv) {
     return 2;
   }
   if (o.list) {
-    printf("assignment 03-blelloch-model\n"); /* the harness protocol's --list (docs/grading.md) */
+    printf("assignment 03-blelloch-model\n"); /* the runner protocol's --list (docs/grading.md) */
     for (int v = 0; v < LAYOUT_COUNT; v++) printf("variant %s %s\n", LAYOUTS[v].slug, LAYOUTS[v].summary);
     for (int c = 0; c < N_CASES; c++) printf("case %s 0 1 1 0\n", CASE_NAMES[c]);
     return 0;

@@ -1,7 +1,7 @@
 // runner.cu: the course-owned runner of assignment 03 (Blelloch scan). Do not edit.
 //
 // The untrusted side of grading (grader/runner/runner.h): this file, with your
-// blelloch.cu included at its end, makes build/<src>/03-blelloch/harness; your
+// blelloch.cu included at its end, makes build/<src>/03-blelloch/runner; your
 // file is also compiled alone into student.o, which the build inspects. It launches the kernels on the judge's
 // buffers; the judge made the input, and the judge alone compares what the
 // kernels wrote. Every call gets a new input.
@@ -24,9 +24,9 @@
 // two values per thread into registers while your scan works on the current
 // one, so the global loads' latency hides behind the sweeps.
 //
-//   build/<src>/03-blelloch/harness --list      (runs the judge on this runner)
-//   build/<src>/03-blelloch/harness --variant blelloch_padded --case n2^24
-//   build/<src>/03-blelloch/harness --bench
+//   build/<src>/03-blelloch/runner --list      (runs the judge on this runner)
+//   build/<src>/03-blelloch/runner --variant blelloch_padded --case n2^24
+//   build/<src>/03-blelloch/runner --bench
 //
 // Your file is included at the end of this one, so the kernels here inline your
 // functions; `make ptx A=03` prints this file's PTX.

@@ -8,7 +8,7 @@
 // The workspace (CUB's two-phase shape): the caller asks how many bytes a
 // given n needs, allocates them once, and passes them to every call with that
 // n or a smaller one. Its bytes all hold one value before the first call (the
-// harness fills it with 0xA5; cudaMemset to any byte value will do), and only
+// runner fills it with 0xA5; cudaMemset to any byte value will do), and only
 // the one function it was given to touches it afterwards: anything that must be
 // reset between calls is the function's own, timed, work. Give each entry point
 // its own workspace.
@@ -21,7 +21,7 @@
 #define LARGE_SCAN_MAX_N ((size_t)1 << 28)
 
 // The starter's tile: the elements one block of starter/04-large-scan scans.
-// The harness's cases tiles2 (2 tiles) and tiles2+1 (one element more) sit on
+// The runner's cases tiles2 (2 tiles) and tiles2+1 (one element more) sit on
 // either side of where the starter goes wrong; the GPU test tier runs them.
 enum { STARTER_TILE = 1024 };
 

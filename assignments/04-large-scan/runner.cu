@@ -1,7 +1,7 @@
 // runner.cu: the course-owned runner of assignment 04 (large scans). Do not edit.
 //
 // The untrusted side of grading (grader/runner/runner.h): this file and your
-// large_scan.cu, compiled on its own, make build/<src>/04-large-scan/harness.
+// large_scan.cu, compiled on its own, make build/<src>/04-large-scan/runner.
 // It maps one call's buffers onto your entry point; the judge made the input,
 // and the judge alone compares what your code wrote. Each call is timed as a
 // whole: every launch it makes, and any reset of its workspace. The workspace
@@ -9,9 +9,9 @@
 // between calls, as a caller of a library scan would keep it (large_scan.h
 // states the contract). Every call gets a new input.
 //
-//   build/<src>/04-large-scan/harness --list      (runs the judge on this runner)
-//   build/<src>/04-large-scan/harness --variant decoupled_lookback --case n2^24
-//   build/<src>/04-large-scan/harness --bench     (CUB rows only in the bench build)
+//   build/<src>/04-large-scan/runner --list      (runs the judge on this runner)
+//   build/<src>/04-large-scan/runner --variant decoupled_lookback --case n2^24
+//   build/<src>/04-large-scan/runner --bench     (CUB rows only in the bench build)
 #include <stdio.h>
 
 #include "large_scan.h"

@@ -29,12 +29,12 @@ typedef struct render_scene {
 // ---------------------------------------------------------------- you write these (renderer.cu)
 
 // Bytes of device workspace render() needs for n circles at width x height (0
-// if none). The harness allocates it once, untimed, fills it with garbage
+// if none). The runner allocates it once, untimed, fills it with garbage
 // bytes, and passes it to every render() call: resetting what you keep in it
 // is part of your timed work. At most 256 MiB for every scene of the case table.
 size_t render_workspace(int n, int width, int height);
 
-// Draws one frame: every pixel of d_image (the harness fills it with garbage
+// Draws one frame: every pixel of d_image (the runner fills it with garbage
 // first). All of it is timed: clearing, binning, drawing. Launches its kernels
 // on the default stream and returns the first error (a failed launch included);
 // it never exits. The kernel that writes the final pixels must be

@@ -1,7 +1,7 @@
 // runner.cu: the course-owned runner of assignment 05 (the circle renderer). Do not edit.
 //
 // The untrusted side of grading (grader/runner/runner.h): this file and your
-// renderer.cu, compiled on its own, make build/<src>/05-renderer/harness. It
+// renderer.cu, compiled on its own, make build/<src>/05-renderer/runner. It
 // maps one call's buffers onto your render(): the judge made the frame (the
 // scene's arrays x, y, r and rgb, every circle moved a little for this call),
 // and the judge alone draws the CPU reference and compares your image with it.
@@ -9,9 +9,9 @@
 // workspace is allocated once per case, untimed, filled with 0xA5 bytes and
 // kept between calls; the image is filled with 0xA5 bytes before every call.
 //
-//   build/<src>/05-renderer/harness --list      (runs the judge on this runner)
-//   build/<src>/05-renderer/harness --case rand10k --out rand10k.png
-//   build/<src>/05-renderer/harness --bench
+//   build/<src>/05-renderer/runner --list      (runs the judge on this runner)
+//   build/<src>/05-renderer/runner --case rand10k --out rand10k.png
+//   build/<src>/05-renderer/runner --bench
 #include "renderer.h"
 #include "runner.h"
 #include "variants.h"

@@ -1,6 +1,6 @@
 /* judge.h: what an assignment's spec.c gives the judge: the trusted side of grading.
  *
- * The judge (judge_main.c) is the process the grader runs for every harness run.
+ * The judge (judge_main.c) is the process the grader runs for every run of a runner.
  * It starts the runner (the untrusted process holding the student's code,
  * grader/runner/), and for every call of every case it makes the inputs, hands
  * them to the runner through shared memory, takes back the raw outputs and

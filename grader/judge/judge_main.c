@@ -1,6 +1,6 @@
-/* judge_main.c: the judge, the trusted side of every harness run (judge.h).
+/* judge_main.c: the judge, the trusted side of every run of a runner (judge.h).
  *
- *   build/grader/judge --assignment 04-large-scan --runner build/starter/04-large-scan/harness \
+ *   build/grader/judge --assignment 04-large-scan --runner build/starter/04-large-scan/runner \
  *       --variant decoupled_lookback --case n2^24 --seed 7 --result-fd 3
  *
  * For each case: open it (the spec's buffers and state), send CASE, then warm-up
@@ -8,8 +8,10 @@
  * call's input into the shared memory; after it, it compares each call's outputs
  * itself (the spec's check, or expect + compare.h), warm-ups included. The
  * result line it writes on --result-fd is the only result the grader reads; the
- * runner's only word in it is the time. The command line is the harness's
- * (cli.h), so the grader and a student by hand use it alike. */
+ * runner's only word in it is the time. The command line is the runner's
+ * (cli.h), so the grader and a student by hand use it alike.
+ * Over 500 lines: one case's life (open, samples, verify, emit) shares this file's state; the case
+ * plans, sessions, comparisons and CPU work it drives are in their own modules. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -449,7 +451,7 @@ static int check_hello(const session *s, const char *path) {
   return (int)h->n_slugs - spec->n_variants;
 }
 
-/* --list, a machine format (docs/grading.md, "The harness protocol"). */
+/* --list, a machine format (docs/grading.md, "The runner protocol"). */
 static void list(int n_baselines) {
   printf("assignment %s\n", spec->name);
   for (int v = 0; v < spec->n_variants; v++) printf("variant %s %s\n", spec->variants[v].slug, spec->variants[v].summary);

@@ -76,10 +76,10 @@ void scene_free(scene *s);
  * nothing for still scenes. */
 void scene_advance(scene *s, int frame);
 
-/* The move the harness makes between timed frames so that no work can be
+/* The move the runner makes between timed frames so that no work can be
  * reused: circle i moves by (dx, dy), each uniform in [-SCENE_JITTER,
  * SCENE_JITTER] and a function of (seed, frame, i) alone. The moves of frames
- * 1..k add up, so the harness keeps the host copy it uploads and renders the
+ * 1..k add up, so the runner keeps the host copy it uploads and renders the
  * CPU reference from that. */
 #define SCENE_JITTER 0x1p-13f
 void scene_jitter(scene *s, uint64_t seed, int frame);

@@ -1,4 +1,4 @@
-/* stats.h: the timing statistics, shared by the harness (median of reps) and
+/* stats.h: the timing statistics, shared by the runner (median of reps) and
  * the grader (minimum of medians), so both sides compute them one way. */
 #ifndef SCANLAB_STATS_H
 #define SCANLAB_STATS_H

@@ -258,7 +258,7 @@ static int protocol(int sandboxed) {
 
 /* Started by hand: run the judge on this runner (the judge makes the inputs and
  * checks the outputs; the runner alone cannot). The judge is build/grader/judge,
- * found from this program's own path: build/<src>/NN/harness and
+ * found from this program's own path: build/<src>/NN/runner and
  * assignments/NN/ref/reference both reach it; SCANLAB_JUDGE overrides. */
 static int exec_judge(int argc, char **argv) {
   char self[PATH_MAX], dir[PATH_MAX], judge[PATH_MAX + 64];

@@ -100,7 +100,7 @@
 
 /* Reasons shared by a group of rows. */
 #define FILES "reads files by name: the reference binary, expected outputs, grade.conf, other submissions"
-#define CHANGE "changes the file system: writes the results folder, replaces the reference or the harness"
+#define CHANGE "changes the file system: writes the results folder, replaces the reference or the runner"
 #define PROCS "starts a process outside the runner: a daemon that outlives the time limit, or the reference itself"
 #define NET "the network: sends the inputs or the reference out, or talks to another process"
 #define OTHER "reaches another process: traces the judge, reads or writes its memory, signals the grader"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness_run.h"
+#include "judge_run.h"
 #include "kinds.h"
 #include "proc.h"
 #include "score.h"
@@ -69,7 +69,7 @@ static void reference_prepare(assignment_ctx *ctx) {
   char *out = capture_text(&p->out);
   if (!(p->status == PROC_EXITED && p->exit_code == 0))
     snprintf(ctx->reference_error, sizeof ctx->reference_error, "reference binary does not start: %s", proc_describe(p, what, sizeof what));
-  else if ((ctx->n_ref_slugs = harness_list_parse(out, ctx->conf->name, ctx->ref_slugs, 64, why, sizeof why)) < 0)
+  else if ((ctx->n_ref_slugs = judge_run_list_parse(out, ctx->conf->name, ctx->ref_slugs, 64, why, sizeof why)) < 0)
     snprintf(ctx->reference_error, sizeof ctx->reference_error, "reference binary %s: %s", ctx->reference, why);
   else
     ctx->reference_ok = 1;
@@ -133,8 +133,8 @@ void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignm
   ctx->conf = conf;
   snprintf(ctx->dir, sizeof ctx->dir, "%s/assignments/%s", env->root, conf->name);
   snprintf(ctx->judge, sizeof ctx->judge, "%s/build/grader/judge", env->root);
-  snprintf(ctx->student, sizeof ctx->student, "%s/build/%s/%s/harness", env->root, env->src, conf->name);
-  snprintf(ctx->ptx, sizeof ctx->ptx, "%s/build/%s/%s/harness.ptx", env->root, env->src, conf->name);
+  snprintf(ctx->student, sizeof ctx->student, "%s/build/%s/%s/runner", env->root, env->src, conf->name);
+  snprintf(ctx->ptx, sizeof ctx->ptx, "%s/build/%s/%s/runner.ptx", env->root, env->src, conf->name);
   snprintf(ctx->model, sizeof ctx->model, "%s/build/%s/%s/model", env->root, env->src, conf->name);
   snprintf(ctx->build_log, sizeof ctx->build_log, "%s/build/%s/%s/build.log", env->root, env->src, conf->name);
   snprintf(ctx->reference, sizeof ctx->reference, "%s/assignments/%s/ref/reference", env->root, conf->name);

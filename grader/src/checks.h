@@ -2,8 +2,8 @@
  *
  * check_run applies the gates every check passes (interrupted, no GPU, no
  * student binary, broken reference), then calls its kind's run function from
- * the kind table (kinds.h). Kinds run harnesses as child processes
- * (harness_run.h), turn their result lines into a verdict, a score (score.h)
+ * the kind table (kinds.h). Kinds run runners as child processes
+ * (judge_run.h), turn their result lines into a verdict, a score (score.h)
  * and a one-line reason. Nothing a child does can stop a check from producing
  * a result. */
 #ifndef SCANLAB_CHECKS_H
@@ -41,9 +41,9 @@ typedef struct assignment_ctx {
   const assignment_conf *conf;
   char dir[GRADE_PATH_MAX];       /* assignments/NN */
   char judge[GRADE_PATH_MAX];     /* build/grader/judge: makes the inputs, checks the outputs (trusted) */
-  char student[GRADE_PATH_MAX];   /* build/<src>/NN/harness: the runner with the student's code (untrusted) */
+  char student[GRADE_PATH_MAX];   /* build/<src>/NN/runner: the runner with the student's code (untrusted) */
   char reference[GRADE_PATH_MAX]; /* assignments/NN/ref/reference: the runner with the solution */
-  char ptx[GRADE_PATH_MAX];       /* build/<src>/NN/harness.ptx */
+  char ptx[GRADE_PATH_MAX];       /* build/<src>/NN/runner.ptx */
   char model[GRADE_PATH_MAX];     /* build/<src>/NN/model: a CPU program built with the student's file */
   char build_log[GRADE_PATH_MAX];
   int student_ok;                 /* the student binary exists and is executable */

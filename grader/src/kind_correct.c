@@ -1,8 +1,8 @@
-/* kind_correct.c: the `correct` kind. The student's harness runs `repeat` times
+/* kind_correct.c: the `correct` kind. The student's runner runs `repeat` times
  * on the check's cases, the first time in a duel with the reference (which
  * must be sane), run k
  * with seed + k, and a case is correct only when every run got it right. The
- * student's harness saves the images of a failed case under the results
+ * student's runner saves the images of a failed case under the results
  * folder (--save-failed), and the check names the files it finds there. */
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness_run.h"
+#include "judge_run.h"
 #include "kinds.h"
 #include "score.h"
 
@@ -44,7 +44,7 @@ static void remove_empty_dirs(const char *root, const char *rel) {
 
 static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Appends the files the harness left in root/rel to r->files (one relative
+/* Appends the files the runner left in root/rel to r->files (one relative
  * path a line) and to the output; returns how many. */
 static int collect_files(const char *root, const char *rel, check_result *r, FILE *out) {
   char path[GRADE_PATH_MAX * 2];
@@ -85,7 +85,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
   char first_bad[CONF_MAX_CASES][400];
   for (int i = 0; i < c->n_cases; i++) ok[i] = 1, first_bad[i][0] = 0;
   const char *root = a->env->save_root;
-  harness_run *ref = malloc(sizeof *ref), *st = malloc(sizeof *st);
+  judge_run *ref = malloc(sizeof *ref), *st = malloc(sizeof *st);
   if (!ref || !st) {
     fprintf(stderr, "grade: out of memory\n");
     exit(1);
@@ -96,7 +96,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
     images_dir(a, c, k, rel, sizeof rel);
     snprintf(dir, sizeof dir, "%s/%s", root, rel);
     int save = root[0] && make_dirs(root, rel) == 0;
-    harness_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL, .story = s->f};
+    judge_run_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL, .story = s->f};
     if (k == 0) {
       /* The first run is a duel with the reference (judge --versus), which must
        * be right on every case: the two take turns on the same inputs, the
@@ -104,9 +104,9 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
        * call of each case sets the student's call limit. */
       st_args.versus = a->reference;
       st_args.versus_variant = c->variant;
-      harness_run *both = harness_run_cases(a, c, &st_args);
-      harness_split_duel(both, ref, st);
-      int sane = !both->versus_failed && harness_reference_sane(ref, c, c->variant, why, sizeof why);
+      judge_run *both = judge_run_cases(a, c, &st_args);
+      judge_run_split_duel(both, ref, st);
+      int sane = !both->versus_failed && judge_run_reference_sane(ref, c, c->variant, why, sizeof why);
       if (both->versus_failed) snprintf(why, sizeof why, "reference broken: %s", both->failure);
       free(both);
       if (!sane) {
@@ -115,16 +115,16 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
         return check_finish(r, s, V_ERROR, 0, "%s", why);
       }
     } else {
-      st_args.call_limit_s = harness_call_limit(ref);
-      harness_run *later = harness_run_cases(a, c, &st_args);
+      st_args.call_limit_s = judge_run_call_limit(ref);
+      judge_run *later = judge_run_cases(a, c, &st_args);
       *st = *later;
       free(later);
     }
     if (c->repeat > 1) fprintf(s->f, "run %d of %d: variant %s, seed %" PRIu64 "\n", k + 1, c->repeat, c->variant, st_args.seed);
     else fprintf(s->f, "variant %s, seed %" PRIu64 "\n", c->variant, st_args.seed);
     for (int i = 0; i < c->n_cases; i++) {
-      judge_want want = {.variant = c->variant, .ref = harness_find(ref, c->cases[i]), .seed_offset = (uint64_t)k};
-      int good = harness_judge(st, c->cases[i], &want, why, sizeof why);
+      judge_want want = {.variant = c->variant, .ref = judge_run_find(ref, c->cases[i]), .seed_offset = (uint64_t)k};
+      int good = judge_run_verdict(st, c->cases[i], &want, why, sizeof why);
       fprintf(s->f, "  %-12s %s\n", c->cases[i], why);
       if (!good && ok[i]) {
         ok[i] = 0;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness_run.h"
+#include "judge_run.h"
 #include "kinds.h"
 #include "ptx.h"
 #include "score.h"
@@ -31,15 +31,15 @@ void kind_sanitizer_run(const assignment_ctx *a, const check_conf *c, check_resu
     return check_finish(r, s, V_UNGRADED, 0, "ungraded: compute-sanitizer not found");
   }
   char *prefix[] = {(char *)a->env->sanitizer, "--tool", (char *)c->tool, "--error-exitcode", "99", "--print-limit", "12", NULL};
-  harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .story = s->f};
-  harness_run *st = harness_run_cases(a, c, &args);
+  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .story = s->f};
+  judge_run *st = judge_run_cases(a, c, &args);
   char first[200], why[400];
   fprintf(s->f, "compute-sanitizer --tool %s, variant %s, cases %d, seed %" PRIu64 "\n", c->tool, c->variant, c->n_cases, a->env->seed);
   output_sanitizer_lines(&st->p.out, s->f, first, sizeof first);
   int clean = st->p.status == PROC_EXITED && st->p.exit_code == 0;
   int reported = st->p.status == PROC_EXITED && st->p.exit_code == 99;
   int missing = 0;
-  for (int i = 0; i < c->n_cases; i++) missing += harness_find(st, c->cases[i]) == NULL;
+  for (int i = 0; i < c->n_cases; i++) missing += judge_run_find(st, c->cases[i]) == NULL;
   int ok = clean && !missing;
   if (ok) snprintf(why, sizeof why, "%s clean", c->tool);
   else if (reported) snprintf(why, sizeof why, "%s reports: %s", c->tool, first[0] ? first : "errors (see output)");
@@ -52,7 +52,7 @@ void kind_sanitizer_run(const assignment_ctx *a, const check_conf *c, check_resu
 
 /* A course-owned CPU program (assignments/NN/model.cu) built with the student's
  * file evaluates it without a GPU, e.g. the bank-conflict model of 03. It
- * speaks the harness protocol; ok=0 means the model found a violation, and the
+ * speaks the runner protocol; ok=0 means the model found a violation, and the
  * model's own line "CASE: ..." on stdout says which. */
 void kind_model_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {
   char why[400];
@@ -60,14 +60,14 @@ void kind_model_run(const assignment_ctx *a, const check_conf *c, check_result *
     fprintf(s->f, "model program %s is missing (does the student file compile?)\n", a->model);
     return check_finish(r, s, V_FAIL, 0, "model program missing");
   }
-  harness_args args = {.bin = a->model, .seed = a->env->seed, .direct = 1};
-  harness_run *st = harness_run_cases(a, c, &args);
+  judge_run_args args = {.bin = a->model, .seed = a->env->seed, .direct = 1};
+  judge_run *st = judge_run_cases(a, c, &args);
   char *text = capture_text(&st->p.out);
   judge_want want = {.variant = c->variant};
   int passed = 0;
   char first_bad[400] = "";
   for (int i = 0; i < c->n_cases; i++) {
-    int ok = harness_judge(st, c->cases[i], &want, why, sizeof why);
+    int ok = judge_run_verdict(st, c->cases[i], &want, why, sizeof why);
     if (!ok && !strncmp(why, "wrong", 5)) output_model_verdict(text, c->cases[i], why, sizeof why);
     passed += ok;
     fprintf(s->f, "  %-16s %s\n", c->cases[i], why);
@@ -95,8 +95,8 @@ void kind_metric_run(const assignment_ctx *a, const check_conf *c, check_result 
                     "--csv", "--print-units", "base", NULL};
   /* ncu's library in the runner's process writes lock files under /tmp, which
    * the sandbox refuses: this one check runs the runner without it (grading.md). */
-  harness_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .no_sandbox = 1, .story = s->f};
-  harness_run *st = harness_run_cases(a, c, &args);
+  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .no_sandbox = 1, .story = s->f};
+  judge_run *st = judge_run_cases(a, c, &args);
   char *out = capture_text(&st->p.out), *err = capture_text(&st->p.err);
   int no_perm = (out && strstr(out, "ERR_NVGPUCTRPERM")) || (err && strstr(err, "ERR_NVGPUCTRPERM"));
   free(out);

@@ -7,7 +7,7 @@
  *   perf:                0 when the student's run is incorrect or its time unusable;
  *                        points when T <= full_ratio * Tbase;
  *                        points * full_ratio * Tbase / T when slower.
- * T and Tbase are each side's minimum over runs of the harness's median of reps;
+ * T and Tbase are each side's minimum over runs of the runner's median of reps;
  * Tbase is the baseline's (the reference's run of the same variant unless the
  * check names another). Every score is rounded to hundredths. */
 #ifndef SCANLAB_SCORE_H

@@ -12,7 +12,7 @@
 # + build/runner/librunner.a -lpthread). A line `// adversarial.sh copies: PATH`
 # in the attempt's file copies that course file into a folder of the build dir on
 # its include path, as a student may copy a course header into their own folder
-# (04-run-reference: grader/lib/wire.h). With --run (on a machine with a CUDA GPU)
+# (04-run-reference: grader/protocol/wire.h). With --run (on a machine with a CUDA GPU)
 # it then runs the judge on the runner, case by case:
 #   build/grader/judge --assignment NN --runner BIN [--variant V] --case C --reps 3 --result-fd 3 3>results
 # 04: decoupled_lookback on n1025 and n2^24, find_repeats on rep-few; 05: render on
@@ -96,7 +96,7 @@ PREFIXES=mk/course-prefixes.txt
 ADV=grader/tests/adversarial
 # The Makefile's STUDENT_NVCCFLAGS and NVCCFLAGS with GENCODE = -arch=$(ARCH); NVCC_STRICT for the course's runner.cu only.
 STUDENT_NVCCFLAGS=(-O3 -std=c++17 "-arch=$ARCH")
-NVCCFLAGS=("${STUDENT_NVCCFLAGS[@]}" -Igrader/lib -Igrader/runner)
+NVCCFLAGS=("${STUDENT_NVCCFLAGS[@]}" -Igrader/protocol -Igrader/runner)
 NVCC_STRICT=(-Werror all-warnings -Xcompiler "-Wall,-Wextra,-Werror")
 
 # ------------------------------------------------------------------ the table
@@ -210,7 +210,7 @@ build_one() {
   a=$(assignment_of "$name")
   out=$BUILD/$name
   mkdir -p "$out"
-  rm -f "$out"/{student.o,student.d,harness,refused,inspect.err,build.log,link.log,verdict}
+  rm -f "$out"/{student.o,student.d,runner,refused,inspect.err,build.log,link.log,verdict}
   t=$out/verdict.tmp
   # the folders the attempt may include from (solutions/NN only where the tree has it)
   local folders=("assignments/$a" "$ADV/$name" "$ADV/common" "$out/copied")
@@ -230,7 +230,7 @@ build_one() {
     elif [ $rc -ne 0 ]; then
       echo "inspect error (exit $rc): $(head -1 "$out/inspect.err")" > "$t"
     elif ! "$NVCC" "${NVCCFLAGS[@]}" "${NVCC_STRICT[@]}" "-Iassignments/$a" "assignments/$a/runner.cu" "$out/student.o" \
-      "$LIBRUNNER" -lpthread -o "$out/harness" > "$out/link.log" 2>&1; then
+      "$LIBRUNNER" -lpthread -o "$out/runner" > "$out/link.log" 2>&1; then
       echo "link fails: the runner does not link: $({ grep -m1 'undefined reference\|multiple definition' "$out/link.log" || grep -m1 'error' "$out/link.log"; } | sed 's/.*: \(undefined reference\|multiple definition\)/\1/' || tail -1 "$out/link.log")" > "$t"
     else
       rm -f "$out/refused"
@@ -250,8 +250,8 @@ up_to_date() {
   a=$(assignment_of "$name")
   [ -f "$out/verdict" ] && [ -f "$out/flags" ] || return 1
   [ "$(cat "$out/flags")" = "$(flags)" ] || return 1
-  if [ "$(cat "$out/verdict")" = built ]; then [ -x "$out/harness" ] || return 1; fi
-  [ -z "$(find "$ADV/$name" "$ADV/common" "$INSPECT" "$PREFIXES" "assignments/$a" grader/lib grader/runner -maxdepth 1 \
+  if [ "$(cat "$out/verdict")" = built ]; then [ -x "$out/runner" ] || return 1; fi
+  [ -z "$(find "$ADV/$name" "$ADV/common" "$INSPECT" "$PREFIXES" "assignments/$a" grader/protocol grader/lib grader/runner -maxdepth 1 \
     \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name '*.c' -o -name '*.sh' -o -name '*.txt' \) -newer "$out/verdict" -print -quit)" ] || return 1
   [ "$LIBRUNNER" -ot "$out/verdict" ] || return 1
 }
@@ -290,7 +290,7 @@ GOT=""
 run_case() {
   local name=$1 variant=$2 kase=$3 want=$4 a bin dir rc lines ok why err kind pat extra pids
   a=$(assignment_of "$name")
-  bin=$BUILD/$name/harness
+  bin=$BUILD/$name/runner
   dir=$BUILD/run/$name/${kase//[^A-Za-z0-9_.-]/_}
   rm -rf "$dir"
   mkdir -p "$dir/grade-results/latest"

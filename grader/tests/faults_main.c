@@ -1,8 +1,8 @@
 /* faults_main.c: the fault-injection suite of the CPU tier.
  *
  * Every fault runs the real grader (build/grader/grade) on a throw-away course
- * tree: two fake assignments whose harnesses are shell scripts speaking the
- * harness protocol. 98-other always behaves; 99-fake carries the fault. Each
+ * tree: two fake assignments whose runners are shell scripts speaking the
+ * runner protocol. 98-other always behaves; 99-fake carries the fault. Each
  * fault states the verdict and the one-line reason the grader must give, and
  * every run also asserts the invariants that hold whatever happens: the grader
  * ends in bounded time, results.json is valid JSON, and 98-other is still
@@ -19,7 +19,7 @@
 
 /* ---------------------------------------------------------------- the fake course */
 
-/* Argument parsing shared by every fake harness; emit writes a result line. */
+/* Argument parsing shared by every fake runner; emit writes a result line. */
 #define PRELUDE                                                                                   \
   "cases=; variant=; seed=1; dir=\n"                                                              \
   "while [ $# -gt 0 ]; do\n"                                                                      \
@@ -59,11 +59,11 @@ static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.
 static const char SANITIZER[] =
     "#!/bin/sh\n"
     "while [ $# -gt 0 ]; do case \"$1\" in --tool|--error-exitcode|--print-limit) shift 2 ;; *) break ;; esac; done\n"
-    "if [ -n \"$FAKE_RACE\" ] && [ \"${1%%/99-fake/harness}\" != \"$1\" ]; then \"$@\"; echo '========= Error: Race reported between Write access at k+0x10 and Read access at k+0x20'; "
+    "if [ -n \"$FAKE_RACE\" ] && [ \"${1%%/99-fake/runner}\" != \"$1\" ]; then \"$@\"; echo '========= Error: Race reported between Write access at k+0x10 and Read access at k+0x20'; "
     "echo '========= RACECHECK SUMMARY: 1 hazard displayed'; exit 99; fi\n"
     "exec \"$@\"\n";
 
-/* Writes an executable fake harness: shebang, its assignment's name, the
+/* Writes an executable fake runner: shebang, its assignment's name, the
  * shared prelude, then the behaviour under test. */
 static void write_script(const char *path, const char *name, const char *body) {
   char text[8192];
@@ -78,7 +78,7 @@ static const char NCU[] =
     "metric=\n"
     "while [ $# -gt 0 ]; do case \"$1\" in --metrics) metric=$2; shift 2 ;; --kernel-name|--launch-count|--print-units) shift 2 ;; --csv) shift ;; *) break ;; esac; done\n"
     "value='1,234'\n"
-    "if [ \"${1%%/99-fake/harness}\" != \"$1\" ]; then\n"
+    "if [ \"${1%%/99-fake/runner}\" != \"$1\" ]; then\n"
     "  if [ -n \"$FAKE_NCU_PERM\" ]; then echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters'; exit 1; fi\n"
     "  value=${FAKE_NCU_VALUE:-$value}\n"
     "fi\n"
@@ -95,15 +95,15 @@ static void write_fake(const char *root, const char *name, const char *student, 
   write_text(path, text, 0);
   snprintf(path, sizeof path, "%s/assignments/%s/ref/reference", root, name);
   write_script(path, name, reference);
-  snprintf(path, sizeof path, "%s/build/starter/%s/harness", root, name);
+  snprintf(path, sizeof path, "%s/build/starter/%s/runner", root, name);
   write_script(path, name, student);
-  snprintf(path, sizeof path, "%s/build/starter/%s/harness.ptx", root, name);
+  snprintf(path, sizeof path, "%s/build/starter/%s/runner.ptx", root, name);
   write_text(path, PTX, 0);
 }
 
-/* A stand-in for the judge (build/grader/judge): the fake harnesses above speak
+/* A stand-in for the judge (build/grader/judge): the fake runners above speak
  * the result protocol themselves, so it runs the runner it is given (through the
- * tool after --, if any) with the harness options. The grader's own handling of
+ * tool after --, if any) with the runner options. The grader's own handling of
  * what comes back is what this suite tests; the real judge is tested with fake
  * runners in test_judge.c. */
 static const char JUDGE[] =
@@ -292,7 +292,7 @@ static const fault FAULTS[] = {
     {"the reference's perf runs are all checked", NULL,
      "if [ -n \"${checkflag:-}\" ]; then " GOOD "else for c in $cases; do MS=0.5 CHK=0 VF=0 emit $c; done; fi\n", NULL,
      "perf", "pass", "vs reference 1.0000 ms", 0},
-    {"reference is another assignment's harness", NULL, NULL, "sed -i 's/^NAME=99-fake$/NAME=98-other/' assignments/99-fake/ref/reference",
+    {"reference is another assignment's runner", NULL, NULL, "sed -i 's/^NAME=99-fake$/NAME=98-other/' assignments/99-fake/ref/reference",
      "correct", "error", "its --list does not start with 'assignment 99-fake'", 4},
     {"wrong answers get no perf points", EMIT_ALL("OK=0 MM=3 FB=4 MS=0.001"), NULL, NULL, "perf", "fail", "not timed: wrong: 3 of 10", 0},
     {"output not checked", EMIT_ALL("CHK=0"), NULL, NULL, "correct", "fail", "not checked against the CPU reference", 0},
@@ -316,15 +316,15 @@ static const fault FAULTS[] = {
     {"ncu may not read the counters", NULL, NULL, "echo 'FAKE_NCU_PERM=1; export FAKE_NCU_PERM' > race.env", "banks", "ungraded",
      "ungraded: ncu cannot read the GPU counters", 0},
     /* broken builds and binaries */
-    {"student binary missing", NULL, NULL, "rm build/starter/99-fake/harness", "correct", "fail", "student binary", 0},
-    {"student binary not executable", NULL, NULL, "chmod -x build/starter/99-fake/harness", "perf", "fail", "is not executable", 0},
+    {"student binary missing", NULL, NULL, "rm build/starter/99-fake/runner", "correct", "fail", "student binary", 0},
+    {"student binary not executable", NULL, NULL, "chmod -x build/starter/99-fake/runner", "perf", "fail", "is not executable", 0},
     {"student file does not compile", NULL, NULL,
-     "rm build/starter/99-fake/harness build/starter/99-fake/harness.ptx; "
+     "rm build/starter/99-fake/runner build/starter/99-fake/runner.ptx; "
      "printf 'nvcc -c ...\\nstarter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n1 error detected\\n' > build/starter/99-fake/build.log",
      "ptx", "fail", "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
     /* the build inspected the student's object and refused it (mk/inspect-student.sh): its reason, not "does not compile" */
     {"student build refused", NULL, NULL,
-     "rm build/starter/99-fake/harness; printf 'nvcc -c ...\n' > build/starter/99-fake/build.log; "
+     "rm build/starter/99-fake/runner; printf 'nvcc -c ...\n' > build/starter/99-fake/build.log; "
      "echo 'refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh): write it yourself' > build/starter/99-fake/refused",
      "correct", "fail", "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)", 0},
     /* a broken reference: never scored against */
@@ -569,7 +569,7 @@ START_TEST(test_no_gpu_refused) {
                                 "only its assignment's headers and files of its own folder";
   char *root = make_course(NULL, NULL, 2);
   char path[600];
-  snprintf(path, sizeof path, "%s/build/starter/99-fake/harness", root);
+  snprintf(path, sizeof path, "%s/build/starter/99-fake/runner", root);
   ck_assert_int_eq(unlink(path), 0);
   snprintf(path, sizeof path, "%s/build/starter/99-fake/refused", root);
   char line[sizeof REFUSAL + 1];
@@ -605,7 +605,7 @@ START_TEST(test_no_gpu_does_not_compile) {
   char *root = make_course(NULL, NULL, 2);
   char cmd[1200];
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && rm build/starter/99-fake/harness && "
+           "cd '%s' && rm build/starter/99-fake/runner && "
            "printf 'starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n' > build/starter/99-fake/build.log",
            root);
   ck_assert_int_eq(run_shell(cmd), 0);
@@ -622,7 +622,7 @@ START_TEST(test_no_gpu_does_not_compile) {
 }
 END_TEST
 
-/* A failed case's images, saved by the student's harness into the folder the
+/* A failed case's images, saved by the student's runner into the folder the
  * grader names with --save-failed, land in the results folder and are named
  * in report.md and results.json; a check that saved nothing leaves no folder. */
 START_TEST(test_saved_images) {

@@ -8,7 +8,7 @@
 # workspace for many reps (the epoch and ticket reset themselves), must verify
 # every rep.
 extra_04-large-scan() {
-  local bin=build/starter/04-large-scan/harness ref=assignments/04-large-scan/ref/reference tile n want got
+  local bin=build/starter/04-large-scan/runner ref=assignments/04-large-scan/ref/reference tile n want got
   tile=$(grep -o 'STARTER_TILE = [0-9]*' assignments/04-large-scan/large_scan.h | grep -o '[0-9]*$')
   [ -n "$tile" ] || { bad "04: STARTER_TILE not found in large_scan.h"; return; }
   for n in 1 "$tile" $((tile + 1)) $((2 * tile - 1)) $((2 * tile)) $((2 * tile + 1)) $((3 * tile)) 65535; do

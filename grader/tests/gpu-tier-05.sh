@@ -19,7 +19,7 @@ r05_runs() { # r05_runs BIN CASE TAG RUNS: writes $TMP/TAG-K.ppm, prints how man
 r05_distinct() { md5sum "$TMP/$1"-*.ppm 2>/dev/null | cut -d' ' -f1 | sort -u | wc -l; }
 
 extra_05-renderer() {
-  local st=build/starter/05-renderer/harness sol=build/solutions/05-renderer/harness good distinct
+  local st=build/starter/05-renderer/runner sol=build/solutions/05-renderer/runner good distinct
   good=$(r05_runs "$st" rgb r05-st-rgb 3)
   distinct=$(r05_distinct r05-st-rgb)
   if [ "$good" -eq 0 ]; then ok "05: starter rgb wrong in 3 of 3 runs ($distinct distinct images): the order of overlapping circles"

@@ -71,7 +71,7 @@ echo "nvcc:    $("$CUDA_HOME/bin/nvcc" --version 2>/dev/null | grep -o 'release 
 echo "sanitizer: $("$SAN" --version 2>/dev/null | grep -o 'Version [0-9.]*' | head -1 || echo 'not found')"
 echo "build:   $(cat build/.gencode 2>/dev/null)"
 
-# Variants and cases of a harness, from its --list.
+# Variants and cases of a runner, from its --list.
 # (--list is a machine format: docs/grading.md; copy_d2d is the driver's copy row, not student code)
 variants() { "$1" --list | awk '$1 == "variant" && $2 != "copy_d2d" {print $2}'; }
 cases() { "$1" --list | awk '$1 == "case" {print $2}'; }
@@ -81,7 +81,7 @@ cases() { "$1" --list | awk '$1 == "case" {print $2}'; }
 # 02: the starter's in-place scan is wrong, and wrong differently from run to
 # run (the race of the handout's question 1): five runs of one case and seed.
 extra_02-hillis-steele() {
-  local bin=build/starter/02-hillis-steele/harness i wrong=0 distinct
+  local bin=build/starter/02-hillis-steele/runner i wrong=0 distinct
   for i in 1 2 3 4 5; do
     "$bin" --variant hillis_steele_inclusive --case L1024 --check --reps 1 --warmup 0 --out "$TMP/hs$i.bin" \
       2>/dev/null | grep -q ' ok=0 ' && wrong=$((wrong + 1))
@@ -105,7 +105,7 @@ extra_03-blelloch() {
   for src in solutions; do
     for v in blelloch_padded blelloch_unpadded blelloch_gems16; do
       model=build/$src/03-blelloch/model
-      bin=build/$src/03-blelloch/harness
+      bin=build/$src/03-blelloch/runner
       # The model's extra passes per block of the 2048-leaf tree (printed first), times two blocks.
       pred=$("$model" --variant "$v" --case banks | grep -m1 -o 'extra passes per block: [0-9]* on loads, [0-9]* on stores' |
         awk '{print 2 * $5 "/" 2 * $8}')
@@ -225,14 +225,14 @@ for dir in grader/tests/gpu-faults/*/; do
   fault=$(basename "$dir")
   for adir in "$dir"*/; do
     a=$(basename "$adir")
-    bin=build/gpu-faults/$fault/$a/harness
+    bin=build/gpu-faults/$fault/$a/runner
     [ -x "$bin" ] || { bad "gpu fault $fault: $bin missing (make test-gpu-build)"; continue; }
     root=$TMP/fault-$fault
     mkdir -p "$root/build/starter/$a" "$root/build/tools" "$root/build/grader"
     ln -s "$PWD/assignments" "$root/assignments"
     cp build/grader/judge "$root/build/grader/judge"
-    cp "$bin" "$root/build/starter/$a/harness"
-    cp "build/solutions/$a/harness.ptx" "$root/build/starter/$a/harness.ptx"
+    cp "$bin" "$root/build/starter/$a/runner"
+    cp "build/solutions/$a/runner.ptx" "$root/build/starter/$a/runner.ptx"
     cp build/tools/gpuinfo "$root/build/tools/gpuinfo"
     t0=$(date +%s)
     "$GRADE" --root "$root" --results "$root/results" --cuda "$CUDA_HOME" --timeout-scale 0.25 "$a" > "$root/log" 2>&1

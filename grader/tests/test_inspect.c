@@ -165,7 +165,7 @@ static const struct {
     /* the symbols catch what a depfile misses (a vendored, renamed copy) */
     {"cub_direct", "clean", {"uses CUB (symbol ", "cub::", NULL}},
     {"thrust_alias", "clean", {"uses Thrust (symbol ", "thrust::", NULL}},
-    {"ctor_attribute", "ctor_attribute", {"defines a static constructor (hx_evil)", "only when the harness calls it", NULL}},
+    {"ctor_attribute", "ctor_attribute", {"defines a static constructor (hx_evil)", "only when the runner calls it", NULL}},
     {"ctor_global", "ctor_global", {"defines a global object with a constructor (fx_warmup::fx_warmup)", NULL}},
     {"dtor_attribute", "dtor_attribute", {"defines a static destructor (fx_late)", NULL}},
     /* without -rdc, host code at -O3: the same one nvcc constructor; the global's constructor is inlined */
@@ -432,10 +432,10 @@ static int has_prefix(const char *name, char prefixes[][64], int n) {
   return 0;
 }
 
-/* Every module of grader/lib, grader/runner and grader/judge has its object, built by make
+/* Every module of grader/protocol, grader/lib, grader/runner and grader/judge has its object, built by make
  * before the unit tests (tests.mk): a new module is checked as soon as it exists. */
 static void need_objects(void) {
-  static const char *const DIRS[][2] = {{"grader/lib", "build/lib"}, {"grader/runner", "build/runner"}, {"grader/judge", "build/judge"}};
+  static const char *const DIRS[][2] = {{"grader/protocol", "build/protocol"}, {"grader/lib", "build/lib"}, {"grader/runner", "build/runner"}, {"grader/judge", "build/judge"}};
   char cmd[1024];
   for (size_t i = 0; i < sizeof DIRS / sizeof *DIRS; i++) {
     snprintf(cmd, sizeof cmd, "for c in %s/*.c; do o=%s/$(basename \"$c\" .c).o; [ -f \"$o\" ] || { echo \"$o\"; exit 1; }; done > /dev/null",
@@ -454,7 +454,7 @@ START_TEST(test_inspect_course_prefixes_cover) {
   /* "OBJECT<TAB>NAME" for every defined global symbol, demangled, without its parameters
    * (the judge's main and the C++ runtime's DW.ref.* aside) */
   snprintf(cmd, sizeof cmd,
-           "for o in build/lib/*.o build/runner/*.o build/judge/*.o; do [ \"${o##*/}\" = judge_main.o ] && continue; "
+           "for o in build/protocol/*.o build/lib/*.o build/runner/*.o build/judge/*.o; do [ \"${o##*/}\" = judge_main.o ] && continue; "
            "nm -g --defined-only -C \"$o\" | sed -E 's/^[[:xdigit:]]+ [A-Za-z] //; s/\\(.*//' | grep -v '^DW\\.ref\\.' "
            "| sed \"s|^|$o\t|\"; done > '%s/names'", dir);
   ck_assert_int_eq(run_shell(cmd), 0);
@@ -472,7 +472,7 @@ START_TEST(test_inspect_course_prefixes_cover) {
                   "refuses a student's file that carries it",
                   line, name, PREFIXES);
   }
-  ck_assert_msg(count > 50, "only %d symbols in the course's objects: are build/lib, build/runner and build/judge built?", count);
+  ck_assert_msg(count > 50, "only %d symbols in the course's objects: are build/protocol, build/lib, build/runner and build/judge built?", count);
   free(names);
   remove_dir(dir);
   free(dir);
@@ -485,10 +485,136 @@ START_TEST(test_inspect_course_prefixes_used) {
   int n = read_prefixes(prefixes);
   for (int i = 0; i < n; i++) {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "grep -rqF --include='*.h' -- '%s' grader/lib grader/runner grader/judge", prefixes[i]);
-    ck_assert_msg(run_shell(cmd) == 0, "%s: prefix %s is in no header of grader/lib, grader/runner or grader/judge", PREFIXES,
+    snprintf(cmd, sizeof cmd, "grep -rqF --include='*.h' -- '%s' grader/protocol grader/lib grader/runner grader/judge", prefixes[i]);
+    ck_assert_msg(run_shell(cmd) == 0, "%s: prefix %s is in no header of grader/protocol, grader/lib, grader/runner or grader/judge", PREFIXES,
                   prefixes[i]);
   }
+}
+END_TEST
+
+
+/* ---------------------------------------------------------------- include paths */
+
+/* The build's trust boundary is its include paths and libraries (Makefile,
+ * "Include paths are the build's trust boundary"): a student's file sees only
+ * assignments/NN and its own folder; the runner (grader/runner, runner.cu,
+ * model_tables.cu) sees the contracts (grader/protocol), its own folder and
+ * assignments/NN (and, for 01-03, which include the student's file, that
+ * folder); librunner.a holds only grader/runner's and grader/protocol's
+ * objects, and no runner links the course library or the grader's. Read from
+ * the commands `make -n -B` would run for every runner build of solutions/. */
+
+/* Whether folder is one of the space-separated allowed ones. */
+static int include_allowed(const char *folder, const char *allowed) {
+  size_t n = strlen(folder);
+  for (const char *p = allowed; (p = strstr(p, folder)) != NULL; p += n)
+    if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) return 1;
+  return 0;
+}
+
+/* Checks one shell command of the build (cmd is modified). Returns the number of problems, printed to why. */
+static int check_build_command(char *cmd, const char *nn, char *why, size_t cap) {
+  char allowed[512], student_src[128], *tok, *save = NULL, *words[256];
+  int n = 0, bad = 0;
+  for (tok = strtok_r(cmd, " \t", &save); tok && n < 256; tok = strtok_r(NULL, " \t", &save)) words[n++] = tok;
+  if (n == 0) return 0;
+  const char *prog = strrchr(words[0], '/') ? strrchr(words[0], '/') + 1 : words[0];
+  int compiler = !strcmp(prog, "nvcc") || !strcmp(prog, "cc"), archive = !strcmp(prog, "ar");
+  if (!compiler && !archive) return 0;
+  snprintf(student_src, sizeof student_src, "solutions/%s/", nn);
+  const char *what = NULL;
+  for (int i = 1; i < n && compiler; i++) {
+    const char *w = words[i];
+    if (strstr(w, "grader/protocol/") && strstr(w, ".c") && !strncmp(w, "grader/protocol/", 16)) {
+      what = "a contract (grader/protocol)";
+      snprintf(allowed, sizeof allowed, "grader/protocol");
+    } else if (!strncmp(w, "grader/runner/", 14) || strstr(w, "/runner.cu") || strstr(w, "/model_tables.cu")) {
+      what = "the runner";
+      snprintf(allowed, sizeof allowed, "grader/protocol grader/runner assignments/%s solutions/%s", nn, nn);
+    } else if (i > 1 && !strcmp(words[i - 1], "-c") && !strncmp(w, student_src, strlen(student_src))) {
+      what = "the student's file";
+      snprintf(allowed, sizeof allowed, "assignments/%s solutions/%s", nn, nn);
+    }
+    if (what) break;
+  }
+  for (int i = 1; i < n && compiler && what; i++) {
+    const char *w = words[i];
+    if (strncmp(w, "-I", 2)) continue;
+    const char *folder = w[2] ? w + 2 : (i + 1 < n ? words[i + 1] : "");
+    if (!include_allowed(folder, allowed)) {
+      size_t len = strlen(why);
+      snprintf(why + len, cap - len, "%s: %s is compiled with -I%s (allowed: %s)\n", nn, what, folder, allowed);
+      bad++;
+    }
+  }
+  for (int i = 1; i < n; i++) {
+    const char *w = words[i];
+    int course_lib = strstr(w, "libcourse") || strstr(w, "libgrader") || !strncmp(w, "build/lib/", 10) || !strncmp(w, "build/grader/", 13);
+    int foreign_obj = archive && strstr(w, ".o") && strncmp(w, "build/runner/", 13) && strncmp(w, "build/protocol/", 15);
+    if ((compiler && what && course_lib) || foreign_obj) {
+      size_t len = strlen(why);
+      snprintf(why + len, cap - len, "%s: %s takes %s, which is not the runner's nor the contracts'\n", nn,
+               archive ? "librunner.a" : what, w);
+      bad++;
+    }
+  }
+  return bad;
+}
+
+/* Every command of one dry run (make -n -B TARGETS), split at ; && || and newlines. */
+static int check_build_commands(const char *nn, const char *targets, char *why, size_t cap) {
+  char cmd[2048], path[256];
+  char *dir = make_temp_dir("include-paths");
+  snprintf(path, sizeof path, "%s/dry", dir);
+  snprintf(cmd, sizeof cmd, "make -n -B ARCH=sm_90 %s > '%s' 2>&1", targets, path);
+  ck_assert_msg(run_shell(cmd) == 0, "make -n -B %s failed (see %s)", targets, path);
+  char *text = read_text(path);
+  ck_assert(text != NULL);
+  int bad = 0, commands = 0;
+  for (char *p = text; *p;) {
+    size_t len = strcspn(p, ";\n&|");
+    char sep = p[len];
+    p[len] = 0;
+    commands++;
+    bad += check_build_command(p, nn, why, cap);
+    p += len + (sep != 0);
+  }
+  ck_assert_msg(commands > 5, "%s: make -n printed only %d commands", nn, commands);
+  free(text);
+  remove_dir(dir);
+  free(dir);
+  return bad;
+}
+
+START_TEST(test_inspect_include_paths) {
+  static const char *const NN[] = {"01-warp-scan", "02-hillis-steele", "03-blelloch", "04-large-scan", "05-renderer"};
+  for (size_t i = 0; i < sizeof NN / sizeof *NN; i++) {
+    char targets[1024], why[4096] = "";
+    int k = snprintf(targets, sizeof targets, "build/solutions/%s/runner build/solutions/%s/runner.ptx", NN[i], NN[i]);
+    char probe[256];
+    snprintf(probe, sizeof probe, "assignments/%s/baselines.cu", NN[i]);
+    if (access(probe, F_OK) == 0) k += snprintf(targets + k, sizeof targets - k, " build/solutions/%s/bench", NN[i]);
+    snprintf(probe, sizeof probe, "assignments/%s/model_tables.cu", NN[i]);
+    if (access(probe, F_OK) == 0) snprintf(targets + k, sizeof targets - k, " build/solutions/%s/model-tables", NN[i]);
+    ck_assert_msg(check_build_commands(NN[i], targets, why, sizeof why) == 0, "%s", why);
+  }
+}
+END_TEST
+
+/* The check reads what it must: a runner command with grader/lib on its path is refused. */
+START_TEST(test_inspect_include_paths_refuse) {
+  char cmd[] = "/usr/local/cuda/bin/nvcc -O3 -Igrader/protocol -Igrader/lib -Iassignments/04-large-scan "
+               "assignments/04-large-scan/runner.cu build/solutions/04-large-scan/student.o build/lib/libcourse.a -o x";
+  char why[1024] = "";
+  ck_assert_int_eq(check_build_command(cmd, "04-large-scan", why, sizeof why), 2);
+  ck_assert_msg(strstr(why, "-Igrader/lib") && strstr(why, "libcourse.a"), "%s", why);
+  char student[] = "nvcc -O3 -Iassignments/04-large-scan -Isolutions/04-large-scan -Igrader/runner -c solutions/04-large-scan/large_scan.cu -o s.o";
+  why[0] = 0;
+  ck_assert_int_eq(check_build_command(student, "04-large-scan", why, sizeof why), 1);
+  ck_assert_msg(strstr(why, "the student's file is compiled with -Igrader/runner"), "%s", why);
+  char archive[] = "ar rcs build/runner/librunner.a build/runner/runner_loop.o build/lib/scan_cpu.o";
+  why[0] = 0;
+  ck_assert_int_eq(check_build_command(archive, "04-large-scan", why, sizeof why), 1);
 }
 END_TEST
 
@@ -513,6 +639,11 @@ Suite *inspect_suite(void) {
   t = tcase_create("course prefixes");
   tcase_add_test(t, test_inspect_course_prefixes_cover);
   tcase_add_test(t, test_inspect_course_prefixes_used);
+  suite_add_tcase(s, t);
+  t = tcase_create("include paths");
+  tcase_set_timeout(t, 120);
+  tcase_add_test(t, test_inspect_include_paths);
+  tcase_add_test(t, test_inspect_include_paths_refuse);
   suite_add_tcase(s, t);
   return s;
 }

@@ -222,13 +222,13 @@ START_TEST(test_result_unknown_keys_allowed) {
 }
 END_TEST
 
-/* ---------------------------------------------------------------- harness CLI */
+/* ---------------------------------------------------------------- runner CLI */
 
 static int parse(const char *args, cli_opts *o, char *err) {
   static char buf[512];
   char *argv[32];
   int argc = 0;
-  snprintf(buf, sizeof buf, "harness %s", args);
+  snprintf(buf, sizeof buf, "runner %s", args);
   for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " ")) argv[argc++] = t;
   argv[argc] = NULL;
   return cli_parse(argc, argv, o, err, 160);

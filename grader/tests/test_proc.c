@@ -74,7 +74,7 @@ START_TEST(test_proc_silent_and_missing) {
   proc_result *r = sh("exit 0", 5);
   ck_assert_int_eq(r->status, PROC_EXITED);
   ck_assert_uint_eq(r->out.total + r->err.total + r->results.total, 0);
-  char *argv[] = {"/nonexistent/harness", NULL};
+  char *argv[] = {"/nonexistent/runner", NULL};
   proc_run(argv, 5, r);
   ck_assert_int_eq(r->status, PROC_SPAWN_FAILED);
   ck_assert(strstr(r->spawn_error, "No such file or directory") != NULL);

@@ -1,7 +1,7 @@
 /* test_r05.c: assignment 05's grading cannot be gamed, judged as the driver
  * judges (hx_judge, tolerance 1e-3, the reference's edge mask): a renderer that
  * skips one circle, or swaps two circles in one pixel in a thousand, fails;
- * the mask leaves almost every pixel compared; and the harness's case table
+ * the mask leaves almost every pixel compared; and the runner's case table
  * agrees with the scene table. CPU only. */
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "scene.h"
 #include "tests.h"
 
-#define R05_TOL 1e-3f /* the harness's HX_TOL */
+#define R05_TOL 1e-3f /* the runner's HX_TOL */
 #define R05_SIDE 256
 
 typedef struct r05_ref {
@@ -146,12 +146,12 @@ START_TEST(test_r05_mask_is_small) {
 }
 END_TEST
 
-/* Every case of the 05 harness draws a scene of the table with its circle
- * count, at a size within the image limits (the harness prints --list
+/* Every case of the 05 runner draws a scene of the table with its circle
+ * count, at a size within the image limits (the runner prints --list
  * without a GPU). */
 START_TEST(test_r05_cases_match_scenes) {
-  FILE *f = popen("build/solutions/05-renderer/harness --list", "r");
-  ck_assert_msg(f != NULL, "cannot run the 05 harness");
+  FILE *f = popen("build/solutions/05-renderer/runner --list", "r");
+  ck_assert_msg(f != NULL, "cannot run the 05 runner");
   char line[512];
   int cases = 0;
   while (fgets(line, sizeof line, f)) {

@@ -1,7 +1,7 @@
 /* test_repo.c: the repository itself: every grade.conf loads, every handout's
  * grading table equals its grade.conf, every starter fails and every solution
  * passes the checks that need no GPU (ptx, model), the 01 PTX counts the handout
- * quotes, and the real harness rejects bad arguments. The teaching content
+ * quotes, and the real runner rejects bad arguments. The teaching content
  * (quotes, links, stated points, rubrics) is test_teaching.c's. Run from the
  * repo root after `make test-builds`. */
 #include <dirent.h>
@@ -96,7 +96,7 @@ END_TEST
 /* The counts the 01 handout teaches, measured on the PTX the grader reads. */
 static long count01(const char *src, const char *kernel, const char *pattern) {
   char path[256], err[256];
-  snprintf(path, sizeof path, "build/%s/01-warp-scan/harness.ptx", src);
+  snprintf(path, sizeof path, "build/%s/01-warp-scan/runner.ptx", src);
   long n = ptx_count(path, kernel, pattern, err, sizeof err);
   ck_assert_msg(n >= 0, "%s", err);
   return n;
@@ -137,7 +137,7 @@ START_TEST(test_04_fault_ptx) {
   long fault = ptx_count("build/gpu-faults/lookback-lastrow/04-large-scan/student.ptx", KERNEL, BALLOT, err, sizeof err);
   ck_assert_msg(fault >= 0, "%s", err);
   ck_assert_msg(fault > 0, "the lookback-lastrow fault's %s has no ballot: its windowed look-back is not compiled in", KERNEL);
-  long sol = ptx_count("build/solutions/04-large-scan/harness.ptx", KERNEL, BALLOT, err, sizeof err);
+  long sol = ptx_count("build/solutions/04-large-scan/runner.ptx", KERNEL, BALLOT, err, sizeof err);
   ck_assert_msg(sol >= 0, "%s", err);
   ck_assert_msg(sol == 0, "the solution's %s has %ld ballots: its look-back reads windows again", KERNEL, sol);
 }
@@ -220,15 +220,15 @@ END_TEST
 START_TEST(test_grade_solutions_pass) { grade_expect("solutions"); }
 END_TEST
 
-START_TEST(test_harness_cli_without_gpu) {
+START_TEST(test_runner_cli_without_gpu) {
   list_assignments();
   for (int i = 0; i < n_names; i++) {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "build/starter/%s/harness --list > /dev/null", names[i]);
+    snprintf(cmd, sizeof cmd, "build/starter/%s/runner --list > /dev/null", names[i]);
     ck_assert_msg(run_shell(cmd) == 0, "%s failed", cmd);
-    snprintf(cmd, sizeof cmd, "build/starter/%s/harness --frobnicate 2> /dev/null", names[i]);
+    snprintf(cmd, sizeof cmd, "build/starter/%s/runner --frobnicate 2> /dev/null", names[i]);
     ck_assert_msg(run_shell(cmd) == 2, "%s: a bad option must exit 2", names[i]);
-    snprintf(cmd, sizeof cmd, "build/starter/%s/harness --case no-such-case 2> /dev/null", names[i]);
+    snprintf(cmd, sizeof cmd, "build/starter/%s/runner --case no-such-case 2> /dev/null", names[i]);
     ck_assert_msg(run_shell(cmd) == 2, "%s: an unknown case must exit 2", names[i]);
   }
 }
@@ -258,7 +258,7 @@ START_TEST(test_student_names_do_not_clash) {
     /* The runner as the build makes it: runner.cu with the student's object, or
      * (01-03) with the student's file included last (whose PTX the ptx checks read). */
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && N=\"${NVCC:-/usr/local/cuda/bin/nvcc}\"; R=\"$OLDPWD\"; F=\"-arch=sm_75 -std=c++17 -I$R/grader/lib "
+             "cd '%s' && N=\"${NVCC:-/usr/local/cuda/bin/nvcc}\"; R=\"$OLDPWD\"; F=\"-arch=sm_75 -std=c++17 -I$R/grader/protocol "
              "-I$R/grader/runner -I$R/assignments/%s -I.\"; "
              "$N $F -c *.cu -o s.o > log 2>&1 && $N $F -c \"$R/assignments/%s/runner.cu\" -o r.o >> log 2>&1 && "
              "{ grep -q '^#include \"'\"$(ls *.cu | head -1)\"'\"' \"$R/assignments/%s/runner.cu\" && "
@@ -266,9 +266,9 @@ START_TEST(test_student_names_do_not_clash) {
              "$N -arch=sm_75 r.o s.o \"$R/build/runner/librunner.a\" -lpthread -o h >> log 2>&1; } "
              "|| { cat log; exit 1; }",
              dir, names[i], names[i], names[i]);
-    ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the harness (output above)", names[i]);
+    ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the runner (output above)", names[i]);
     snprintf(cmd, sizeof cmd,
-             "test ! -f assignments/%s/model.cu || \"${NVCC:-/usr/local/cuda/bin/nvcc}\" -arch=sm_75 -std=c++17 -Igrader/lib "
+             "test ! -f assignments/%s/model.cu || \"${NVCC:-/usr/local/cuda/bin/nvcc}\" -arch=sm_75 -std=c++17 -Igrader/protocol -Igrader/lib "
              "-Iassignments/%s -I'%s' -c assignments/%s/model.cu -o '%s'/m.o > '%s'/log 2>&1 || { cat '%s'/log; exit 1; }",
              names[i], names[i], dir, names[i], dir, dir, dir);
     ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the CPU model (output above)", names[i]);
@@ -447,7 +447,7 @@ Suite *repo_suite(void) {
   tcase_add_test(t, test_litmus_ptx);
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
-  tcase_add_test(t, test_harness_cli_without_gpu);
+  tcase_add_test(t, test_runner_cli_without_gpu);
   tcase_add_test(t, test_student_names_do_not_clash);
   tcase_add_test(t, test_bench_table);
   tcase_add_test(t, test_make_grade_compile_error);

@@ -68,13 +68,13 @@ $(GPU_FAULT_PTX): grader/tests/gpu-faults/lookback-lastrow/04-large-scan/large_s
 # fault's file is compiled as the build compiles a student's (STUDENT_NVCCFLAGS,
 # its assignment's folder and its own), or included by runner.cu (01-03).
 GPU_FAULT_DIRS := $(patsubst %/,%,$(dir $(wildcard grader/tests/gpu-faults/*/*/*.cu)))
-GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/harness,$(GPU_FAULT_DIRS))
+GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/runner,$(GPU_FAULT_DIRS))
 .SECONDEXPANSION:
-$(B)/gpu-faults/%/harness: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNER) $(B)/.gencode
+$(B)/gpu-faults/%/runner: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNER) $(B)/.gencode
 	@mkdir -p $(@D)
 	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; f=$$(ls $$src/*.cu | head -1); \
 	case " $(INLINE_ASSIGNMENTS) " in \
-	  *" $$a "*) $(NVCC) $(NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/runner.cu $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
+	  *" $$a "*) $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/runner.cu $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
 	  *) $(NVCC) $(STUDENT_NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
-	     $(NVCC) $(NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
+	     $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
 	esac

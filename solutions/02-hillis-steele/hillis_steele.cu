@@ -43,7 +43,7 @@ static __device__ __forceinline__ int *hs_steps(int *src, int *dst, int L) {
 // L log2 L - L + 1 when L is a power of two (9217 for L = 1024, against the
 // L - 1 = 1023 of a sequential scan); S + 1 barriers; per thread 2S shared
 // loads and S + 1 shared stores; L ints read from and L written to global
-// memory by the harness kernel.
+// memory by the runner kernel.
 __device__ int hs_block_scan_inclusive(int v, int *buf, int L) {
   const int t = threadIdx.x;
   int *src = buf, *dst = buf + HS_MAX_L;

@@ -26,17 +26,17 @@ __device__ int warp_scan_scratch(int v, int *scratch) {
 // Version 2: the same scan in at most 11 shared-memory instructions.
 // TODO(student): task 2, keep the running sum in a register (about 10 lines).
 __device__ int warp_scan_scratch_register(int v, int *scratch) {
-  return warp_scan_scratch(v, scratch); // placeholder so the harness runs
+  return warp_scan_scratch(v, scratch); // placeholder so the runner runs
 }
 
 // Version 3: correct without relying on lanes running in lockstep.
 // TODO(student): task 3, order the scratch accesses with __syncwarp() (about 12 lines).
 __device__ int warp_scan_syncwarp(int v, int *scratch) {
-  return warp_scan_scratch(v, scratch); // placeholder so the harness runs
+  return warp_scan_scratch(v, scratch); // placeholder so the runner runs
 }
 
 // Version 4: no shared memory; `scratch` is unused.
 // TODO(student): task 3, use __shfl_up_sync (about 6 lines).
 __device__ int warp_scan_shfl(int v, int *scratch) {
-  return warp_scan_scratch(v, scratch); // placeholder so the harness runs
+  return warp_scan_scratch(v, scratch); // placeholder so the runner runs
 }

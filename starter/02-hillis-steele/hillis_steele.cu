@@ -1,6 +1,6 @@
 // hillis_steele.cu: your Hillis-Steele scans (assignment 02). The handout is
 // assignments/02-hillis-steele/README.md; the declarations, and what the
-// harness guarantees when it calls them, are in hillis_steele.h.
+// runner guarantees when it calls them, are in hillis_steele.h.
 
 #include "hillis_steele.h"
 
@@ -27,7 +27,7 @@ __device__ int hs_block_scan_inclusive(int v, int *buf, int L) {
 // returns 0. Shift the values by one slot as they go in; do not subtract v.
 // TODO(student): task 2, the exclusive scan with two buffers (about 12 lines).
 __device__ int hs_block_scan_exclusive(int v, int *buf, int L) {
-  return hs_block_scan_inclusive(v, buf, L); // placeholder so the harness runs
+  return hs_block_scan_inclusive(v, buf, L); // placeholder so the runner runs
 }
 
 // ---------------------------------------------------------------- task 3
@@ -44,6 +44,6 @@ extern "C" __global__ void hs_global_step(const int *src, int *dst, size_t n, in
 // TODO(student): task 3, the launch loop (about 15 lines).
 cudaError_t hs_scan_global(const int *d_in, int *d_out, int *d_tmp, size_t n, int L) {
   (void)d_tmp, (void)L;
-  // placeholder so the harness runs: a copy, which is the scan only when L = 1
+  // placeholder so the runner runs: a copy, which is the scan only when L = 1
   return cudaMemcpyAsync(d_out, d_in, n * sizeof(int), cudaMemcpyDeviceToDevice);
 }

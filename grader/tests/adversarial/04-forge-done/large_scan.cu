@@ -1,7 +1,7 @@
 // Adversarial attempt 04-forge-done (grader/tests/adversarial/README.md).
 //
 // The trick: stop the judge's clock early. The file copies the layout of the
-// protocol's message from grader/lib/wire.h (a student can read it) and, right
+// protocol's message from grader/protocol/wire.h (a student can read it) and, right
 // after launching the honest work, writes DONE replies on the runner's reply
 // descriptor (4), one for each sequence number the judge may be at, so that
 // the judge would read DONE before the work is done.
@@ -17,7 +17,7 @@
 #include "large_scan.h"
 #include "../common/honest04.cuh"
 
-// grader/lib/wire.h's wire_msg, as the student copied it: magic, op, seq, and
+// grader/protocol/wire.h's wire_msg, as the student copied it: magic, op, seq, and
 // a union whose largest member (HELLO) is 1224 bytes.
 struct adv_msg {
   uint64_t magic;

@@ -15,7 +15,7 @@
 // fail). Nothing is written: ok=0, wrong in every call ("wrong in 5 of 5 calls" on n1025). A line
 // "ADVERSARIAL-BREACH" on stderr would mean a process started.
 //
-// adversarial.sh copies: grader/lib/wire.h
+// adversarial.sh copies: grader/protocol/wire.h
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>

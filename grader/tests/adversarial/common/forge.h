@@ -1,5 +1,5 @@
 // forge.h: forged result lines, as the grader's result protocol spells them
-// (grader/lib/result.c), for the cases the adversarial suite runs. Written by
+// (grader/protocol/result.c), for the cases the adversarial suite runs. Written by
 // the forging attempts to every descriptor 1..9, hoping one of them is the
 // descriptor the grader reads results from. The runner holds only stdin
 // (/dev/null), stdout, stderr, the judge's command pipe (3), its reply pipe (4)

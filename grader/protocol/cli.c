@@ -1,4 +1,4 @@
-/* cli.c: strict parsing of the harness command line. */
+/* cli.c: strict parsing of the runner command line. */
 #include "cli.h"
 
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include "result.h"
 
 const char cli_usage[] =
-    "usage: harness [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
+    "usage: runner [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
     "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n"
     "       judge --assignment NAME --runner PATH [the options above] [--batch B] [--call-timeout S]\n"
     "             [--versus PATH [--versus-variant SLUG] [--floor F]] [-- TOOL ARGS...]\n";

@@ -1,4 +1,4 @@
-/* cli.h: the judge's command line (docs/grading.md, "The harness protocol"), parsed strictly.
+/* cli.h: the judge's command line (docs/grading.md, "The runner protocol"), parsed strictly.
  *
  *   --assignment NAME       the assignment whose spec judges the run (04-large-scan)
  *   --runner PATH           the runner: the untrusted program with the student's code
@@ -26,7 +26,7 @@
  *   --list                  print the variants and cases, then exit
  *   --bench                 time every variant and a device-to-device copy of the same bytes; print a table
  *
- * Any error gives one line in err and status 2: the harness prints it and exits 2. */
+ * Any error gives one line in err and status 2: the runner prints it and exits 2. */
 #ifndef SCANLAB_CLI_H
 #define SCANLAB_CLI_H
 
@@ -46,7 +46,7 @@ typedef struct cli_opts {
   int have_n, have_seed;
   uint64_t n, seed;
   int reps;   /* -1: the case's default */
-  int warmup; /* -1: the harness default */
+  int warmup; /* -1: the runner default */
   int batch;  /* 0: the case's */
   int check;
   const char *out;

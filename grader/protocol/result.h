@@ -1,4 +1,4 @@
-/* result.h: the harness-to-grader result protocol.
+/* result.h: the runner-to-grader result protocol.
  *
  * Each finished case is one line on the result channel (the file descriptor the
  * grader names with --result-fd; stdout when run by hand):
@@ -19,7 +19,7 @@
  * unavoidable bytes) and too_fast counts the timed samples below it. These three
  * are optional to the parser (0 when absent).
  *
- * The harness formats it with result_format and the grader reads it back with
+ * The runner formats it with result_format and the grader reads it back with
  * result_parse, so the two can never disagree about the syntax. */
 #ifndef SCANLAB_RESULT_H
 #define SCANLAB_RESULT_H
@@ -52,7 +52,7 @@ typedef struct result_line {
   double max_err;      /* largest |got - expected| over compared finite elements (0 for exact types) */
   uint64_t masked;     /* elements not compared (the reference's mask) */
   uint64_t nonfinite;  /* NaN or infinite elements: each one is a mismatch */
-  uint64_t work_bytes; /* device workspace the harness allocated for the student */
+  uint64_t work_bytes; /* device workspace the runner allocated for the student */
   double overhead_ms;  /* an empty window's cost, per call of a batch */
   double floor_ms;     /* the memory system's limit for one call (0: none) */
   int too_fast;        /* timed samples below floor_ms: the timing is not trusted */
