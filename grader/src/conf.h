@@ -62,7 +62,7 @@ typedef struct check_conf {
   int reps; /* 0: the case's default */
   char baseline[CONF_NAME_MAX]; /* "": the reference's run of the same variant */
   /* a sample below floor x the reference's device copy of the call's
-   * unavoidable bytes is not credited (judge --floor) */
+   * unavoidable bytes fails the check (judge --floor) */
   double floor;
   /* ptx */
   char kernel[CONF_NAME_MAX];
