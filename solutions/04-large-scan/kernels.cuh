@@ -117,7 +117,7 @@ static __device__ __forceinline__ void ls_lookback_tiles(int op, int layout, con
   }
 }
 
-// At most 64 registers a thread, so LS_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
+// Few enough registers a thread that LS_MIN_BLOCKS blocks of LS_THREADS fit on each SM.
 #define LS_BOUNDS __launch_bounds__(LS_THREADS, LS_MIN_BLOCKS)
 
 static __global__ void LS_BOUNDS ls_scan_packed(const unsigned *in, unsigned *out, size_t n, unsigned tiles,

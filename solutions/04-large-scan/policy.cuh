@@ -28,7 +28,7 @@
 #define LS_CFG_ITEMS 32 // elements a thread: a multiple of 4, at most 32 (find_repeats's flags are one word)
 #endif
 #ifndef LS_CFG_MIN_BLOCKS
-#define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__): at most 64 registers a thread
+#define LS_CFG_MIN_BLOCKS 2 // blocks an SM must fit (__launch_bounds__), which caps the registers a thread
 #endif
 
 enum {
