@@ -242,25 +242,23 @@ static void expect_refusals(const char *name, const refusal *rows, int n) {
   free(dir);
 }
 
-/* tools/tune-04.sh: a bad shape, revision or verb is one line and exit 2;
- * `run` on a machine without a GPU (or without a build) says why and fails. */
+/* research/04-large-scan/tune.sh: a bad shape, revision or verb is one line
+ * and exit 2; `run` on a machine without a GPU (or without a build) says why
+ * and fails. */
 START_TEST(test_tune04_refuses) {
   static const refusal rows[] = {
-      {"bash tools/tune-04.sh build 7x7", "tune-04: '7x7' is not THREADSxITEMSxBLOCKS", 0},
-      {"bash tools/tune-04.sh build 512x16x2d2x", "tune-04: '512x16x2d2x': x (no transpose) keeps no ring of tiles", 0},
-      {"bash tools/tune-04.sh build 512x24x2h", "tune-04: '512x24x2h': h (held results in shared memory) is a way of x's", 0},
-      {"bash tools/tune-04.sh build 384x32x2a", "tune-04: '384x32x2a': a (the look-back anchored on the block's previous tile) is a way of x's", 0},
-      {"bash tools/tune-04.sh build 384x32x2w4xha", "tune-04: '384x32x2w4xha': a (the look-back anchored on the block's previous tile) reads no windows", 0},
-      {"bash tools/tune-04.sh frob", "usage: tools/tune-04.sh", 0},
-      {"bash tools/tune-04.sh build no-such-rev:512x16x2",
+      {"bash research/04-large-scan/tune.sh build 7x7", "tune-04: '7x7' is not THREADSxITEMSxBLOCKS", 0},
+      {"bash research/04-large-scan/tune.sh build 512x16x2xha", "tune-04: '512x16x2xha' is not THREADSxITEMSxBLOCKS", 0},
+      {"bash research/04-large-scan/tune.sh frob", "usage: research/04-large-scan/tune.sh", 0},
+      {"bash research/04-large-scan/tune.sh build no-such-rev:512x16x2",
        "tune-04: no solutions/04-large-scan/large_scan.cu at git revision 'no-such-rev'", 0},
-      {"SCANLAB_NO_GPU=1 bash tools/tune-04.sh run", "tune-04: ", 1},
+      {"SCANLAB_NO_GPU=1 bash research/04-large-scan/tune.sh run", "tune-04: ", 1},
   };
   expect_refusals("tune04", rows, (int)(sizeof rows / sizeof *rows));
 }
 END_TEST
 
-/* tools/tune-04.sh check, run by the real judge on the CPU tier's fake 04
+/* research/04-large-scan/tune.sh check, run by the real judge on the CPU tier's fake 04
  * runner (build/tests/fake-runner) in a tree of its own: a shape that scans
  * right is right in every case it is given, one that crashes makes the check
  * fail and says which shape and variant, and a shape left from an earlier
@@ -268,8 +266,8 @@ END_TEST
 START_TEST(test_tune04_check) {
   char *dir = make_temp_dir("tune04check"), path[2048], cmd[4096];
   const char *pwd = getenv("PWD");
-  snprintf(path, sizeof path, "%s/tools/tune-04.sh", dir);
-  char *script = read_text("tools/tune-04.sh");
+  snprintf(path, sizeof path, "%s/research/04-large-scan/tune.sh", dir);
+  char *script = read_text("research/04-large-scan/tune.sh");
   ck_assert_ptr_nonnull(script);
   write_text(path, script, 1);
   free(script);
@@ -286,7 +284,7 @@ START_TEST(test_tune04_check) {
   }
   snprintf(cmd, sizeof cmd,
            "mkdir -p '%s/build/grader' && ln -s '%s/build/grader/judge' '%s/build/grader/judge' && cd '%s' && "
-           "TUNE_CHECK_CASES=n1025,rep-few bash tools/tune-04.sh check > check.txt 2>&1",
+           "TUNE_CHECK_CASES=n1025,rep-few bash research/04-large-scan/tune.sh check > check.txt 2>&1",
            dir, pwd, dir, dir);
   ck_assert_int_eq(run_shell(cmd), 1);
   snprintf(path, sizeof path, "%s/check.txt", dir);
@@ -304,14 +302,14 @@ START_TEST(test_tune04_check) {
    * last build's shapes before it builds new ones (here with a compiler that fails). */
   snprintf(cmd, sizeof cmd,
            "cd '%s' && mkdir -p build/runner && touch build/runner/librunner.a && "
-           "! bash tools/tune-04.sh build 512x16x2 7x7 > /dev/null 2>&1 && test -e build/tune-04/512x16x2",
+           "! bash research/04-large-scan/tune.sh build 512x16x2 7x7 > /dev/null 2>&1 && test -e build/tune-04/512x16x2",
            dir);
-  ck_assert_msg(run_shell(cmd) == 0, "tune-04.sh build with a bad shape changed the last build in %s/build/tune-04", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "tune.sh build with a bad shape changed the last build in %s/build/tune-04", dir);
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && ! NVCC=false bash tools/tune-04.sh build 512x16x2x > /dev/null 2>&1 && "
+           "cd '%s' && ! NVCC=false bash research/04-large-scan/tune.sh build 512x16x2 > /dev/null 2>&1 && "
            "test ! -e build/tune-04/512x16x2 && test ! -e build/tune-04/256x16x4",
            dir);
-  ck_assert_msg(run_shell(cmd) == 0, "tune-04.sh build left an earlier build's shapes in %s/build/tune-04", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "tune.sh build left an earlier build's shapes in %s/build/tune-04", dir);
   remove_dir(dir);
   free(dir);
 }

@@ -125,18 +125,18 @@ START_TEST(test_01_ptx_counts) {
 END_TEST
 
 /* The GPU fault lookback-lastrow (gpu-tier.sh) has a wrong look-back to the
- * nearest PREFIX, window after window (ls_look_back with LS_CFG_AHEAD 0); the
- * solution's kernels look back to the block's own previous tile instead and
- * read no windows. So the fault's scan kernel must ballot over its windows,
- * and the solution's must not: were the fault's function not called, the GPU
- * tier would find the fault's scan right (as it did before the fault set
- * LS_CFG_AHEAD 0). */
+ * nearest PREFIX, window after window (fault_look_back, in its own kernel
+ * fault_scan_packed); the solution's kernels look back to the block's own
+ * previous tile instead and read no windows. So the fault's scan kernel must
+ * ballot over its windows, and the solution's must not: were the fault's
+ * function not called, the GPU tier would find the fault's scan right. */
 START_TEST(test_04_fault_ptx) {
-  static const char KERNEL[] = "_Z14ls_scan_packedPKjPjmjjPv", BALLOT[] = "^[[:space:]]*vote\\.sync\\.ballot";
+  static const char FAULT[] = "_Z17fault_scan_packedPKjPjmjPv", KERNEL[] = "_Z14ls_scan_packedPKjPjmjjPv",
+                    BALLOT[] = "^[[:space:]]*vote\\.sync\\.ballot";
   char err[256];
-  long fault = ptx_count("build/gpu-faults/lookback-lastrow/04-large-scan/student.ptx", KERNEL, BALLOT, err, sizeof err);
+  long fault = ptx_count("build/gpu-faults/lookback-lastrow/04-large-scan/student.ptx", FAULT, BALLOT, err, sizeof err);
   ck_assert_msg(fault >= 0, "%s", err);
-  ck_assert_msg(fault > 0, "the lookback-lastrow fault's %s has no ballot: its windowed look-back is not compiled in", KERNEL);
+  ck_assert_msg(fault > 0, "the lookback-lastrow fault's %s has no ballot: its windowed look-back is not compiled in", FAULT);
   long sol = ptx_count("build/solutions/04-large-scan/runner.ptx", KERNEL, BALLOT, err, sizeof err);
   ck_assert_msg(sol >= 0, "%s", err);
   ck_assert_msg(sol == 0, "the solution's %s has %ld ballots: its look-back reads windows again", KERNEL, sol);

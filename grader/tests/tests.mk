@@ -29,15 +29,22 @@ $(FAKE_RUNNER): $(B)/tests/fake_runner.o $(B)/tests/backend_cpu.o $(RUNNER_C_O)
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
-# The 04 probe (instructor tooling, run by hand on a GPU host: tools/probe-04/tma.cu)
+# The 04 probe (research, run by hand on a GPU host: research/04-large-scan/probe/tma.cu)
 # includes the 04 solution and uses Hopper-only instructions (clusters, bulk
 # copies), so it is built for sm_90 whatever ARCH is, and only where solutions/ is.
-PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/tools/probe-04/tma)
-$(B)/tools/probe-04/tma: tools/probe-04/tma.cu $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h) \
-  assignments/04-large-scan/baselines.cu grader/runner/runner.h
+# With it, research/04-large-scan/tune.sh must parse (bash -n), and a shape other
+# than the reference's must compile as tune.sh compiles it (the object alone).
+PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/research/04-large-scan/tma $(B)/research/04-large-scan/tune-512x24x2.o)
+$(B)/research/04-large-scan/tma: research/04-large-scan/probe/tma.cu research/04-large-scan/probe/window_lookback.cuh \
+  $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h) assignments/04-large-scan/baselines.cu grader/runner/runner.h
 	@mkdir -p $(@D)
 	$(NVCC) -O3 -std=c++17 -arch=sm_90 -Werror all-warnings -Isolutions/04-large-scan -Iassignments/04-large-scan \
 	  -Igrader/runner $< -o $@
+$(B)/research/04-large-scan/tune-512x24x2.o: research/04-large-scan/tune.sh $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
+	@mkdir -p $(@D)
+	bash -n $<
+	$(NVCC) -O3 -std=c++17 -arch=sm_90 -DLS_CFG_THREADS=512 -DLS_CFG_ITEMS=24 -DLS_CFG_MIN_BLOCKS=2 -Werror all-warnings \
+	  -Iassignments/04-large-scan -Isolutions/04-large-scan -c solutions/04-large-scan/large_scan.cu -o $@
 
 .PHONY: test-builds test-run
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).

@@ -1,23 +1,8 @@
-// lookback.cuh (solution, assignment 04): the tile status of the single-pass
-// scans, the memory accesses that publish and read it, and the look-back. Part
-// of large_scan.cu (included once, at its top).
+// lookback.cuh (solution, assignment 04; layer: look-back): the tile status
+// of the single-pass kernels, the memory accesses that publish and read it,
+// the look-back, and the tickets that hand out tiles in order.
 #ifndef LS_LOOKBACK_CUH
 #define LS_LOOKBACK_CUH
-
-#define LS_FULL_MASK 0xffffffffu
-#ifndef LS_CFG_LOOKS
-#define LS_CFG_LOOKS 1 // rows of 32 tiles in each look-back window after the first
-#endif
-enum { LS_LOOKS = LS_CFG_LOOKS };
-#ifndef LS_CFG_BACKOFF_NS
-#define LS_CFG_BACKOFF_NS 0 // a pause between polls of a window that is not ready (0: none)
-#endif
-
-static __device__ __forceinline__ unsigned ls_warp_sum(unsigned x) {
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) x += __shfl_xor_sync(LS_FULL_MASK, x, d);
-  return x;
-}
 
 // What a tile has published in its status word during the current call.
 enum ls_tile_status {
@@ -127,82 +112,20 @@ static __device__ __forceinline__ void ls_publish_aggregate(int layout, unsigned
   ls_publish(layout, ls_slot(layout, slots, tile), epoch, tile == 0 ? LS_PREFIX : LS_AGGREGATE, aggregate);
 }
 
-// Called by warp 0 of the block that owns `tile`, after ls_publish_aggregate.
-// Looks back over windows of tiles: lane i watches tile end - 1 - i - 32k,
-// k = 0 .. rows - 1, every slot of the window read at once; the first window
-// has one row (32 tiles), the later ones LS_LOOKS rows. The window is summed
-// once every tile up to the nearest PREFIX in it has published something
-// (tiles beyond that PREFIX may still be loading: they are not waited for);
-// with no PREFIX in it, once all have, and the window moves back. Returns the
-// sum of every earlier tile, after publishing this tile's PREFIX. Never waits
-// on a tile that has not started: tile ids come from the ticket, so every
-// smaller id belongs to a block that is already running. Nor forever: before
-// publishing a tile's aggregate, a block waits at most for its own look-back
-// on an earlier tile, so the smallest tile without a PREFIX always gets one.
-//
-// The later windows can be made wider (LS_CFG_LOOKS) for tuning. On the H100
-// every width above one row was slower (tuning-04-h100.txt: at 2^28, 1% with
-// 2 rows, 3% with 4, 12% with 8), before and after the kernels below began to
-// look back a tile late.
-static __device__ __forceinline__ unsigned ls_look_back(int layout, unsigned *slots, unsigned tile, unsigned epoch,
-                                                       unsigned aggregate) {
-  int lane = threadIdx.x & 31;
-  if (tile == 0) return 0;
-  unsigned prefix = 0;
-  long long end = tile;
-  int rows = 1; // the first window is 32 tiles: its nearest tiles are often still loading
-  for (;;) {
-    unsigned status[LS_LOOKS], value[LS_LOOKS];
-    int near;          // the row of the window's nearest PREFIX (LS_LOOKS: none)
-    unsigned near_lane; // its lane in that row
-    for (;;) {
-#pragma unroll
-      for (int k = 0; k < LS_LOOKS; k++) {
-        long long p = end - 1 - 32 * k - lane;
-        status[k] = k < rows ? LS_PREFIX : LS_AGGREGATE, value[k] = 0; // before tile 0, or a row not read: add 0
-        if (p >= 0 && k < rows) status[k] = ls_peek(layout, ls_slot(layout, slots, p), epoch, &value[k]);
-      }
-      near = LS_LOOKS, near_lane = 31;
-      bool wait = false;
-#pragma unroll
-      for (int k = 0; k < LS_LOOKS; k++) {
-        unsigned prefixes = __ballot_sync(LS_FULL_MASK, status[k] == LS_PREFIX);
-        unsigned missing = __ballot_sync(LS_FULL_MASK, status[k] == LS_NOT_READY);
-        if (near < LS_LOOKS) continue; // beyond the nearest PREFIX: not needed
-        unsigned before = prefixes ? (prefixes & (0u - prefixes)) - 1 : LS_FULL_MASK; // lanes nearer than it
-        wait |= (missing & before) != 0;
-        if (prefixes) near = k, near_lane = __ffs(prefixes) - 1;
-      }
-      if (!wait) break;
-#if LS_CFG_BACKOFF_NS > 0
-      __nanosleep(LS_CFG_BACKOFF_NS); // fewer polls of L2 while the predecessors still load their tiles
-#endif
-    }
-    unsigned mine = 0;
-#pragma unroll
-    for (int k = 0; k < LS_LOOKS; k++) mine += k < near || (k == near && (unsigned)lane <= near_lane) ? value[k] : 0;
-    prefix += ls_warp_sum(mine);
-    if (near < LS_LOOKS) break;
-    end -= 32 * rows;
-    rows = LS_LOOKS;
-  }
-  if (lane == 0) ls_publish(layout, ls_slot(layout, slots, tile), epoch, LS_PREFIX, prefix + aggregate);
-  return prefix;
-}
-
-// The look-back of the single-pass kernels (LS_CFG_AHEAD 1, the default
-// since 5181187, 2026-11-26): it ends at the block's own previous tile, whose
-// inclusive prefix the block already knows, not at the nearest PREFIX. A
-// tile's prefix is that prefix plus the AGGREGATEs of the tiles between
-// (about as many as there are blocks on the GPU), which their blocks publish
-// as soon as the tiles land. So no tile waits for another tile's look-back:
-// there is no chain of PREFIXes, and no block publishes one. Every thread of
-// the block reads one slot of the gap (more only when the gap is longer than
-// the block), all at once, where ls_look_back above has one warp read window
-// after window. CCCL's scan for Blackwell (2025, "decoupled look-ahead")
-// drops the chain the same way. On the H100 this took the scan from 1.02-1.04x
-// a copy's time to 0.99-1.00x (tuning-04-h100.txt, commits 5fc7b4b..935ff1b,
-// 2026-11-26).
+// The look-back. It ends at the block's own previous tile, whose inclusive
+// prefix the block already knows, not at the nearest PREFIX as in the
+// decoupled look-back the handout describes. A tile's prefix is that prefix
+// plus the AGGREGATEs of the tiles between (about as many as there are blocks
+// on the GPU), which their blocks publish as soon as the tiles land. So no
+// tile waits for another tile's look-back: there is no chain of PREFIXes, and
+// no block publishes one (but tile 0, whose sum is its PREFIX). Every thread
+// of the block reads one slot of the gap (more only when the gap is longer
+// than the block), all at once, where the handout's look-back has one warp
+// read window after window. CCCL's scan for Blackwell (2025, "decoupled
+// look-ahead") drops the chain the same way. On the H100 this took the scan
+// from 1.02-1.04x a copy's time to 0.99-1.00x (docs/tuning-04.md; the
+// windowed look-back it replaced is in commit 70878bb's lookback.cuh,
+// ls_look_back).
 //
 // This is the part of the sum that the calling thread adds: the slots of
 // tiles from + threadIdx.x, from + threadIdx.x + blockDim.x, ... below

@@ -1,5 +1,5 @@
-// tma.cu (instructor tooling, a record; make test builds it into
-// build/tools/probe-04/tma, and it is run by hand on a GPU host): questions
+// tma.cu (research, assignment 04: a record; make test builds it into
+// build/research/04-large-scan/tma, and it is run by hand on a GPU host): questions
 // about what the 04 reference's rounds cost on the H100, the first two about
 // the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan was built on it.
 // The answers are in docs/results/tuning-04-h100.txt (the sections of commits
@@ -56,7 +56,8 @@
 //      prefix the block knows: tiles publish AGGREGATEs only, so no tile
 //      waits for another's look-back (no chain of PREFIXes), and every thread
 //      reads one slot of the gap since that tile. ref_scan is the reference
-//      as built (-DLS_CFG_AHEAD=0: its look-back to the nearest PREFIX).
+//      as built (when asked at 5fc7b4b, with its look-back to the nearest
+//      PREFIX; today, the reference with this look-back).
 //      At 5fc7b4b (2026-11-26): 0.97 / 1.00 / 1.00x the copy at 2^24 / 2^26
 //      / 2^28, as fast as waiting for 32 AGGREGATEs (wait32), against the
 //      look-back's 1.05 / 1.06 / 1.04; the reference with it 1.00 / 1.01 /
@@ -73,8 +74,9 @@
 // the commit after) was no faster than the reference.
 // On a GPU host, with nvcc alone:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Isolutions/04-large-scan -Iassignments/04-large-scan -Igrader/runner \
-//        tools/probe-04/tma.cu -o tma && ./tma
+//        research/04-large-scan/probe/tma.cu -o tma && ./tma
 #include "large_scan.cu"
+#include "window_lookback.cuh" // the look-back to the nearest PREFIX, which the reference no longer has
 // Question 11's CUB rows are the bench's own (assignments/04-large-scan/baselines.cu).
 #define HX_BENCH
 #include "runner.h"
@@ -345,7 +347,7 @@ static __device__ __forceinline__ void add_stats(bool looked, unsigned long long
   atomicAdd(&g_stats[2], round_cycles), atomicAdd(&g_stats[3], rounds);
 }
 // 12. (MODE 5) The look-back that ends at the block's own previous tile
-// (LS_CFG_AHEAD's, lookback.cuh): tiles publish AGGREGATEs only, and every
+// (the reference's own since 5181187, lookback.cuh): tiles publish AGGREGATEs only, and every
 // thread of the block reads one slot of the gap since the block's previous
 // tile (ls_gap_part); the prefix is that tile's inclusive prefix plus the gap.
 template <int MODE>
