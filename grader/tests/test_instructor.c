@@ -315,14 +315,15 @@ START_TEST(test_tune04_check) {
 }
 END_TEST
 
-/* tools/tune-05.sh: a setting it does not know, an unknown revision or verb
- * are one line and exit 2; `run` without a GPU says why and fails. */
+/* research/05-renderer/tune.sh: a setting it does not know or out of range, an
+ * unknown revision or verb are one line and exit 2; `run` without a GPU says why and fails. */
 START_TEST(test_tune05_refuses) {
   static const refusal rows[] = {
-      {"bash tools/tune-05.sh build tw16-frob", "tune-05: 'frob' of 'tw16-frob' is not twN", 0},
-      {"bash tools/tune-05.sh build atnosuchrev", "tune-05: no renderer.cu at git revision 'nosuchrev'", 0},
-      {"bash tools/tune-05.sh frob", "usage: tools/tune-05.sh", 0},
-      {"SCANLAB_NO_GPU=1 bash tools/tune-05.sh run", "tune-05: ", 1},
+      {"bash research/05-renderer/tune.sh build k4-frob", "tune-05: 'frob' of 'k4-frob' is not smallN, kN, mbN, atREV or ref", 0},
+      {"bash research/05-renderer/tune.sh build k8", "tune-05: 'k8' of 'k8': stage_k is 1 to 4", 0},
+      {"bash research/05-renderer/tune.sh build atnosuchrev", "tune-05: no solutions/05-renderer at git revision 'nosuchrev'", 0},
+      {"bash research/05-renderer/tune.sh frob", "usage: research/05-renderer/tune.sh", 0},
+      {"SCANLAB_NO_GPU=1 bash research/05-renderer/tune.sh run", "tune-05: ", 1},
   };
   expect_refusals("tune05", rows, (int)(sizeof rows / sizeof *rows));
 }

@@ -46,10 +46,17 @@ $(B)/research/04-large-scan/tune-512x24x2.o: research/04-large-scan/tune.sh $(wi
 	$(NVCC) -O3 -std=c++17 -arch=sm_90 -DLS_CFG_THREADS=512 -DLS_CFG_ITEMS=24 -DLS_CFG_MIN_BLOCKS=2 -Werror all-warnings \
 	  -Iassignments/04-large-scan -Isolutions/04-large-scan -c solutions/04-large-scan/large_scan.cu -o $@
 
+# The 05 tuning script (research/05-renderer/tune.sh, run by hand on a GPU host):
+# its syntax, and its default variant (the reference's policy) built by it.
+TUNE_05 := $(if $(HAVE_SOLUTIONS),$(B)/tune-05/ref)
+$(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/* assignments/05-renderer/*.h) \
+  assignments/05-renderer/runner.cu $(LIBRUNNER)
+	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
+
 .PHONY: test-builds test-run
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04)
+	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== unit tests (Check)"
