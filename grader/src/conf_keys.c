@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "conf_parse.h"
 #include "kind_table.h"
 #include "result.h"

@@ -4,9 +4,10 @@
 #ifndef SCANLAB_CONF_PARSE_H
 #define SCANLAB_CONF_PARSE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "conf.h"
+#include "conf_types.h"
 
 typedef struct parser {
   FILE *f;
