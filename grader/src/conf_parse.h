@@ -28,6 +28,8 @@ int conf_perr(parser *p, int line, const char *fmt, ...) __attribute__((format(p
 /* The row of `key` in the [assignment] table (in_assignment) or the check
  * table, with its bit for the repeated-key test in *bit; -1 when unknown. */
 int conf_key_find(int in_assignment, const char *key, unsigned *bit);
+/* The one spelling of a key written another way ("case": "cases"), or NULL. */
+const char *conf_key_refused(const char *key);
 /* Parses value into the current section (p->in_assignment: the assignment,
  * else p->cur). Returns 1, or 0 after conf_perr. */
 int conf_key_parse(parser *p, int row, const char *key, const char *value);

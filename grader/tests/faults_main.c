@@ -46,11 +46,11 @@
 static const char CONF[] =
     "[assignment]\nname = %s\ntitle = Fake assignment for the fault suite\ntimeout = %d\n\n"
     "[correct]\nkind = correct\nvariant = v\ncases = n10, n20\npoints = 10\n\n"
-    "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\nfloor = 0.5\npoints = 10\n\n"
+    "[perf]\nkind = perf\nvariant = v\ncases = n10\nfull_ratio = 1.1\nfloor = 0.5\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
     "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n\n"
-    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n\n"
-    "[perf-copy]\nkind = perf\nvariant = v\ncase = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\nfloor = 0.5\npoints = 5\n";
+    "[banks]\nkind = metric\nvariant = v\ncases = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n\n"
+    "[perf-copy]\nkind = perf\nvariant = v\ncases = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\nfloor = 0.5\npoints = 5\n";
 
 static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
 
