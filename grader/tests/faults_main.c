@@ -275,7 +275,7 @@ static const fault FAULTS[] = {
     {"only the last rep verified", EMIT_ALL("R=20 VF=1"), NULL, NULL, "correct", "fail", "only 1 of 20 timed reps were verified", 0},
     {"only the last rep verified, perf", EMIT_ALL("R=20 VF=1"), NULL, NULL, "perf", "fail", "not timed: only 1 of 20 timed reps were verified", 0},
     {"wrong on one seed of three (repeat)", "for c in $cases; do if [ $seed = 101 ]; then OK=0 MM=2 FB=1 emit $c; else emit $c; fi; done\n", NULL,
-     "echo 'GRADE_SEED=100; export GRADE_SEED' > race.env; sed -i '/^cases = n10, n20$/a repeat = 3' assignments/99-fake/grade.conf",
+     "echo 'SCANLAB_SEED=100; export SCANLAB_SEED' > race.env; sed -i '/^cases = n10, n20$/a repeat = 3' assignments/99-fake/grade.conf",
      "correct", "fail", "0/2 cases correct in all 3 runs; n10: run 2 of 3 (seed 101): wrong: 2 of 10 outputs differ", 0},
     {"slower than the copy baseline", EMIT_ALL("MS=2.5"), NULL, NULL, "perf-copy", "partial", "2.5000 ms vs copy_d2d 0.5000 ms = 5.00x", 0},
     {"baseline: another variant of the reference", NULL, NULL, "sed -i 's/^baseline = copy_d2d$/baseline = v2/' assignments/99-fake/grade.conf",

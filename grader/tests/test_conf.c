@@ -7,6 +7,7 @@
 #include "conf.h"
 #include "kind_table.h"
 #include "kinds.h"
+#include "seed_env.h"
 #include "tests.h"
 
 #define HEAD "[assignment]\nname = 99-fake\ntitle = Fake\n"
@@ -119,6 +120,48 @@ START_TEST(test_conf_refused_spelling) {
   ck_assert_str_eq(err, want);
   ck_assert_int_eq(load(HEAD PTX_CHECK "[c]\nkind = correct\nvariant = v\ncases = n3\npoints = 1\n", &a, err, path), 0);
   ck_assert_int_eq(a.checks[1].n_cases, 1);
+}
+END_TEST
+
+/* The seed's variable: SCANLAB_SEED; GRADE_SEED, the old name, still read with
+ * a one-line warning naming the new one; SCANLAB_SEED wins when both are set. */
+static int seed_env_run(uint64_t *seed, char *warned, size_t cap, char *err) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  int rc = seed_from_env(seed, f, err, 200);
+  fclose(f);
+  snprintf(warned, cap, "%s", text);
+  free(text);
+  return rc;
+}
+
+START_TEST(test_seed_env) {
+  uint64_t seed = 7;
+  char warned[300], err[200];
+  unsetenv("SCANLAB_SEED"), unsetenv("GRADE_SEED");
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 0);
+  ck_assert_str_eq(warned, "");
+  setenv("SCANLAB_SEED", "123", 1);
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 123);
+  ck_assert_str_eq(warned, "");
+  setenv("GRADE_SEED", "456", 1); /* both: the new name wins, and the old one is said to be ignored */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 123);
+  ck_assert_str_eq(warned, "grade: warning: GRADE_SEED is ignored: SCANLAB_SEED is set (GRADE_SEED is the old name of SCANLAB_SEED)\n");
+  unsetenv("SCANLAB_SEED"); /* the old name alone: read, with one line naming the new one */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 456);
+  ck_assert_str_eq(warned, "grade: warning: GRADE_SEED is the old name of SCANLAB_SEED; set SCANLAB_SEED=456 instead\n");
+  setenv("GRADE_SEED", "x1", 1); /* a bad value is refused under the name it came by */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), -1);
+  ck_assert_str_eq(err, "GRADE_SEED: 'x1' is not an unsigned integer below 2^53");
+  unsetenv("GRADE_SEED");
+  setenv("SCANLAB_SEED", "18014398509481984", 1); /* 2^54 */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), -1);
+  ck_assert_str_eq(err, "SCANLAB_SEED: '18014398509481984' is not an unsigned integer below 2^53");
+  unsetenv("SCANLAB_SEED");
 }
 END_TEST
 
@@ -312,6 +355,7 @@ Suite *conf_suite(void) {
   tcase_add_loop_test(t, test_conf_bad, 0, sizeof BAD / sizeof *BAD);
   tcase_add_test(t, test_conf_missing_file);
   tcase_add_test(t, test_conf_refused_spelling);
+  tcase_add_test(t, test_seed_env);
   tcase_add_loop_test(t, test_conf_bad_new_keys, 0, sizeof BAD_NEW / sizeof *BAD_NEW);
   tcase_add_test(t, test_conf_repeat_baseline);
   tcase_add_test(t, test_docs_list_the_kind_table);
