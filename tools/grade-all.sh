@@ -63,7 +63,7 @@ grade_student() {
   prepare "$student" "$work"
   t0=$SECONDS
   # timeout signals its whole process group (make, nvcc, the grader) at the limit.
-  (cd "$work" && GRADE_SEED=$seed NO_COLOR=1 timeout -k 10 "$limit" make grade ${only:+A=$only} < /dev/null > make.log 2>&1)
+  (cd "$work" && unset GRADE_SEED && SCANLAB_SEED=$seed NO_COLOR=1 timeout -k 10 "$limit" make grade ${only:+A=$only} < /dev/null > make.log 2>&1)
   rc=$?
   if [ -L "$work/grade-results/latest" ]; then
     mv "$work/grade-results/$(readlink "$work/grade-results/latest")" "$dest"
@@ -144,7 +144,11 @@ new_run() {
   run=grade-results/all-$(date +%Y%m%d-%H%M%S)
   [ -e "$run" ] && run=$run-$$
   mkdir -p "$run/rows" || die "cannot create $run"
-  seed=${GRADE_SEED:-$(((RANDOM << 15 | RANDOM) % 1000000000))}
+  if [ -z "${SCANLAB_SEED:-}" ] && [ -n "${GRADE_SEED:-}" ]; then
+    echo "grade-all: warning: GRADE_SEED is the old name of SCANLAB_SEED; set SCANLAB_SEED=$GRADE_SEED instead" >&2
+    SCANLAB_SEED=$GRADE_SEED
+  fi
+  seed=${SCANLAB_SEED:-$(((RANDOM << 15 | RANDOM) % 1000000000))}
   subs=$(cd "$subs" && pwd)
   printf 'submissions=%s\nonly=%s\nlimit=%s\nseed=%s\nassignments=%s\n' "$subs" "$only" "$limit" "$seed" "${assignments[*]}" > "$run/plan"
   printf '%s\n' "${students[@]}" > "$run/students"

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "verdict.h"
 #include "wire.h"
 
 #define JUDGE_MAX_BUFS WIRE_MAX_BUFS
@@ -53,13 +54,6 @@ typedef struct spec_buf {
   int masked;          /* outputs: expect() fills a mask (1 = not compared) */
   int width, height;   /* HX_RGBA32F: count == width * height */
 } spec_buf;
-
-/* What one call's outputs looked like. */
-typedef struct spec_verdict {
-  uint64_t mismatches, masked, nonfinite;
-  int64_t first_bad, first_x, first_y; /* -1 when none */
-  double max_err;
-} spec_verdict;
 
 struct judge_spec;
 
@@ -127,9 +121,8 @@ uint64_t judge_call_seed(uint64_t seed, uint64_t k);
 
 /* The generic comparison of one output (compare.h over every element). */
 void judge_compare(const spec_buf *b, const void *got, const void *want, const uint8_t *mask, spec_verdict *v);
-/* Starts a verdict with nothing wrong. */
-void judge_verdict_init(spec_verdict *v);
-/* Records element i as wrong (first_bad, its pixel for images). */
+/* Records element i as wrong (first_bad, its pixel for images). judge_verdict_init
+ * and judge_verdict_merge are in verdict.h. */
 void judge_verdict_bad(spec_verdict *v, const spec_buf *b, uint64_t i);
 
 #endif

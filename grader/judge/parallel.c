@@ -118,12 +118,5 @@ void judge_parallel_check_by(size_t n, size_t chunk, judge_chunk_fn fn, void *ct
     judge_verdict_init(&jobs[i].v);
   }
   run(jobs, t);
-  for (int i = 0; i < t; i++) {
-    const spec_verdict *c = &jobs[i].v;
-    v->mismatches += c->mismatches;
-    v->masked += c->masked;
-    v->nonfinite += c->nonfinite;
-    if (c->max_err > v->max_err) v->max_err = c->max_err;
-    if (v->first_bad < 0 && c->first_bad >= 0) v->first_bad = c->first_bad, v->first_x = c->first_x, v->first_y = c->first_y;
-  }
+  for (int i = 0; i < t; i++) judge_verdict_merge(v, &jobs[i].v);
 }

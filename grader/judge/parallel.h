@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "judge.h"
+#include "verdict.h"
 
 /* dst[i] = src[i] + add (mod 2^32) for i < n: a window of a pool plus a constant. */
 void judge_parallel_add(uint32_t *dst, const uint32_t *src, size_t n, uint32_t add);

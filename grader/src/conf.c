@@ -112,6 +112,8 @@ static int handler(void *user, const char *section, const char *key, const char 
   if (p->err_line) return 1; /* report only the first error */
   int idx = p->in_assignment ? 0 : p->cur ? (int)(p->cur - p->a->checks) + 1 : -1;
   if (idx < 0) return conf_perr(p, p->line, "key '%s' outside any valid section", key);
+  const char *right = p->in_assignment ? NULL : conf_key_refused(key);
+  if (right) return conf_perr(p, p->line, "'%s' is not a key; write '%s'", key, right);
   unsigned bit = 0;
   int row = conf_key_find(p->in_assignment, key, &bit);
   if (row < 0 && p->in_assignment) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "conf_parse.h"
 #include "kind_table.h"
 #include "result.h"
@@ -207,8 +208,7 @@ static int k_requires(parser *p, check_conf *c, const char *key, const char *v) 
   return c->n_requires ? 1 : conf_perr(p, p->line, "%s: no check names", key);
 }
 
-/* Every key a check section may hold: its spelling, its bit, its parser. A key
- * with two spellings has two rows with the same bit, so giving both is a repeat. */
+/* Every key a check section may hold: its one spelling, its bit, its parser. */
 static const struct {
   const char *name;
   conf_key key;
@@ -222,7 +222,6 @@ static const struct {
     {"expect_starter", KEY_EXPECT_STARTER, k_expect},
     {"variant", KEY_VARIANT, k_variant},
     {"cases", KEY_CASES, k_cases},
-    {"case", KEY_CASES, k_cases},
     {"repeat", KEY_REPEAT, k_repeat},
     {"full_ratio", KEY_FULL_RATIO, k_full_ratio},
     {"floor", KEY_FLOOR, k_floor},
@@ -250,6 +249,18 @@ void conf_keys_print(FILE *f, unsigned mask) {
   for (int k = 0; k < KEY_COUNT; k++)
     if (mask & KEY_BIT(k)) fprintf(f, "%s%s", n++ ? "," : "", conf_key_name((conf_key)k));
   if (!n) fputs("-", f);
+}
+
+/* Spellings a key once had, or that read as one: refused, with the right one
+ * named, so a grade.conf says each thing one way. */
+static const struct {
+  const char *wrong, *right;
+} REFUSED_SPELLINGS[] = {{"case", "cases"}};
+
+const char *conf_key_refused(const char *key) {
+  for (size_t i = 0; i < sizeof REFUSED_SPELLINGS / sizeof *REFUSED_SPELLINGS; i++)
+    if (!strcmp(key, REFUSED_SPELLINGS[i].wrong)) return REFUSED_SPELLINGS[i].right;
+  return NULL;
 }
 
 int conf_key_find(int in_assignment, const char *key, unsigned *bit) {

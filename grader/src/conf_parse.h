@@ -4,9 +4,10 @@
 #ifndef SCANLAB_CONF_PARSE_H
 #define SCANLAB_CONF_PARSE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "conf.h"
+#include "conf_types.h"
 
 typedef struct parser {
   FILE *f;
@@ -27,6 +28,8 @@ int conf_perr(parser *p, int line, const char *fmt, ...) __attribute__((format(p
 /* The row of `key` in the [assignment] table (in_assignment) or the check
  * table, with its bit for the repeated-key test in *bit; -1 when unknown. */
 int conf_key_find(int in_assignment, const char *key, unsigned *bit);
+/* The one spelling of a key written another way ("case": "cases"), or NULL. */
+const char *conf_key_refused(const char *key);
 /* Parses value into the current section (p->in_assignment: the assignment,
  * else p->cur). Returns 1, or 0 after conf_perr. */
 int conf_key_parse(parser *p, int row, const char *key, const char *value);

@@ -29,6 +29,7 @@
 #include "proc.h"
 #include "report.h"
 #include "schedule.h"
+#include "seed_env.h"
 
 static const char USAGE[] =
     "usage: grade [--root DIR] [--src starter|solutions] [--results DIR] [--seed S] [--no-gpu]\n"
@@ -305,16 +306,14 @@ int main(int argc, char **argv) {
   env.root = o.root;
   env.src = o.src;
   env.timeout_scale = o.timeout_scale;
-  const char *seed_env = getenv("GRADE_SEED");
-  if (o.have_seed) env.seed = o.seed;
-  else if (seed_env && *seed_env) {
-    char *end;
-    errno = 0;
-    env.seed = strtoull(seed_env, &end, 10);
-    if (errno || *end || *seed_env < '0' || *seed_env > '9' || env.seed > (1ULL << 53))
-      return usage_error("GRADE_SEED: '%s' is not an unsigned integer below 2^53", seed_env);
+  if (o.have_seed) {
+    env.seed = o.seed;
+  } else {
+    char seed_err[200];
+    int seed_set = seed_from_env(&env.seed, stderr, seed_err, sizeof seed_err);
+    if (seed_set < 0) return usage_error("%s", seed_err);
+    if (!seed_set) env.seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000000u;
   }
-  else env.seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000000u;
   find_gpu(&o, &env);
   find_tool(&o, "compute-sanitizer", env.sanitizer, sizeof env.sanitizer);
   find_tool(&o, "ncu", env.ncu, sizeof env.ncu);
@@ -334,7 +333,7 @@ int main(int argc, char **argv) {
   else snprintf(results_root, sizeof results_root, "%s/grade-results", o.root);
   if (report_open(&rep, results_root) == 0) snprintf(env.save_root, sizeof env.save_root, "%s", rep.tmp);
 
-  printf("Scan Lab grader: grading %s/, seed %" PRIu64 " (GRADE_SEED=%" PRIu64 " replays it)\n", o.src, env.seed, env.seed);
+  printf("Scan Lab grader: grading %s/, seed %" PRIu64 " (" SEED_ENV "=%" PRIu64 " replays it)\n", o.src, env.seed, env.seed);
   if (!env.have_gpu)
     printf("No GPU mode: %s. Only the checks that need no GPU are run; the rest are \"ungraded: no GPU\" (0 points).\n",
            env.gpu_note);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "call_limit.h"
-#include "checks.h"
+#include "check_types.h"
 #include "proc.h"
 #include "result.h"
 

@@ -7,7 +7,7 @@
  * conf_keys.c), `grade --kinds` (kinds.c) and the test that holds
  * docs/grading.md to the table read it.
  *
- * A leaf of the kind modules: it depends on conf.h only. How a kind is run (its
+ * A leaf of the kind modules: it depends on conf_types.h only. How a kind is run (its
  * run function, which needs the grading context of checks.h) is bound to its
  * row in kinds.h. */
 #ifndef SCANLAB_KIND_TABLE_H
@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "conf.h"
+#include "conf_types.h"
 
 /* An extra rule for a section once it is read: 1, or 0 with why. */
 typedef int (*kind_rule_fn)(const check_conf *c, char *why, size_t cap);

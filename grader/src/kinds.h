@@ -4,13 +4,13 @@
  * check_run (checks.c) applies a kind's gates and calls its run function
  * through kind_get; the run functions are in kind_correct.c, kind_perf.c and
  * kind_tools.c. This is the layer above the kind table's data and the config
- * (conf.h, kind_table.h) that needs the grading context (checks.h). */
+ * (conf.h, kind_table.h) that needs the grading context (check_types.h). */
 #ifndef SCANLAB_KINDS_H
 #define SCANLAB_KINDS_H
 
 #include <stdio.h>
 
-#include "checks.h"
+#include "check_types.h"
 #include "kind_table.h"
 
 /* A check's output being written (a memory stream), and the helper that ends a

@@ -46,11 +46,11 @@
 static const char CONF[] =
     "[assignment]\nname = %s\ntitle = Fake assignment for the fault suite\ntimeout = %d\n\n"
     "[correct]\nkind = correct\nvariant = v\ncases = n10, n20\npoints = 10\n\n"
-    "[perf]\nkind = perf\nvariant = v\ncase = n10\nfull_ratio = 1.1\nfloor = 0.5\npoints = 10\n\n"
+    "[perf]\nkind = perf\nvariant = v\ncases = n10\nfull_ratio = 1.1\nfloor = 0.5\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
     "[race]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n10\npoints = 5\n\n"
-    "[banks]\nkind = metric\nvariant = v\ncase = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n\n"
-    "[perf-copy]\nkind = perf\nvariant = v\ncase = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\nfloor = 0.5\npoints = 5\n";
+    "[banks]\nkind = metric\nvariant = v\ncases = n10\nkernel = k\nmetric = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\nmax = 3000\npoints = 5\n\n"
+    "[perf-copy]\nkind = perf\nvariant = v\ncases = n10\nbaseline = copy_d2d\nfull_ratio = 2.5\nfloor = 0.5\npoints = 5\n";
 
 static const char PTX[] = ".visible .entry k(\n.param .u64 p\n)\n{\n\tld.shared.u32 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n}\n";
 
@@ -275,7 +275,7 @@ static const fault FAULTS[] = {
     {"only the last rep verified", EMIT_ALL("R=20 VF=1"), NULL, NULL, "correct", "fail", "only 1 of 20 timed reps were verified", 0},
     {"only the last rep verified, perf", EMIT_ALL("R=20 VF=1"), NULL, NULL, "perf", "fail", "not timed: only 1 of 20 timed reps were verified", 0},
     {"wrong on one seed of three (repeat)", "for c in $cases; do if [ $seed = 101 ]; then OK=0 MM=2 FB=1 emit $c; else emit $c; fi; done\n", NULL,
-     "echo 'GRADE_SEED=100; export GRADE_SEED' > race.env; sed -i '/^cases = n10, n20$/a repeat = 3' assignments/99-fake/grade.conf",
+     "echo 'SCANLAB_SEED=100; export SCANLAB_SEED' > race.env; sed -i '/^cases = n10, n20$/a repeat = 3' assignments/99-fake/grade.conf",
      "correct", "fail", "0/2 cases correct in all 3 runs; n10: run 2 of 3 (seed 101): wrong: 2 of 10 outputs differ", 0},
     {"slower than the copy baseline", EMIT_ALL("MS=2.5"), NULL, NULL, "perf-copy", "partial", "2.5000 ms vs copy_d2d 0.5000 ms = 5.00x", 0},
     {"baseline: another variant of the reference", NULL, NULL, "sed -i 's/^baseline = copy_d2d$/baseline = v2/' assignments/99-fake/grade.conf",

@@ -7,6 +7,7 @@
 #include "conf.h"
 #include "kind_table.h"
 #include "kinds.h"
+#include "seed_env.h"
 #include "tests.h"
 
 #define HEAD "[assignment]\nname = 99-fake\ntitle = Fake\n"
@@ -30,7 +31,7 @@ START_TEST(test_conf_good) {
   static assignment_conf a;
   char err[512], path[512];
   int rc = load(HEAD "timeout = 12\n\n; a comment\n[correct-x]\nkind = correct\nvariant = v\ncases = n1, n2 ,n3\npoints = 10\n"
-                     "expect_starter = fail\n\n" PTX_CHECK "\n[perf-x]\nkind = perf\nvariant = v\ncase = n3\nfull_ratio = 1.1\npoints = 7.5\nfloor = 0.8\n"
+                     "expect_starter = fail\n\n" PTX_CHECK "\n[perf-x]\nkind = perf\nvariant = v\ncases = n3\nfull_ratio = 1.1\npoints = 7.5\nfloor = 0.8\n"
                      "[san]\nkind = sanitizer\ntool = racecheck\nvariant = v\ncases = n1\npoints = 0\n",
                 &a, err, path);
   ck_assert_msg(rc == 0, "good file rejected: %s", err);
@@ -75,19 +76,22 @@ static const struct {
     {HEAD "[c]\nkind = correct\nvariant = v\npoints = 1\n", 4, "kind correct needs key 'cases'"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nkernel = k\npoints = 1\n", 4, "key 'kernel' does not apply to kind correct"},
     {HEAD "[p]\nkind = perf\nvariant = v\ncases = a,b\npoints = 1\nfloor = 0.5\n", 4, "exactly one case"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nruns = 0\npoints = 1\nfloor = 0.5\n", 8, "runs: '0' is not an integer in [1, 50]"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nfull_ratio = 0\npoints = 1\nfloor = 0.5\n", 8, "full_ratio"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nruns = 0\npoints = 1\nfloor = 0.5\n", 8, "runs: '0' is not an integer in [1, 50]"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nfull_ratio = 0\npoints = 1\nfloor = 0.5\n", 8, "full_ratio"},
     /* the floor: required, a fraction of a copy's time, and a perf key only */
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\npoints = 1\n", 4, "[p]: kind perf needs key 'floor'"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\npoints = 1\nfloor = 0\n", 9, "floor: '0' is not a fraction in [0.01, 1]"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\npoints = 1\nfloor = 1.5\n", 9, "floor: '1.5' is not a fraction"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncase = a\npoints = 1\nfloor = 0.5\n", 4, "key 'floor' does not apply to kind correct"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\n", 4, "[p]: kind perf needs key 'floor'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 0\n", 9, "floor: '0' is not a fraction in [0.01, 1]"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 1.5\n", 9, "floor: '1.5' is not a fraction"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nfloor = 0.5\n", 4, "key 'floor' does not apply to kind correct"},
     {HEAD "[x]\nkind = ptx\nkernel = k\npattern = (unclosed\nmax = 1\npoints = 1\n", 7, "not a POSIX extended regular expression"},
     {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\npoints = 1\n", 4, "needs min, max or both"},
     {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\nmin = 5\nmax = 2\npoints = 1\n", 4, "min 5 is above max 2"},
     {HEAD "[s]\nkind = sanitizer\ntool = valgrind\nvariant = v\ncases = a\npoints = 1\n", 6, "tool: 'valgrind'"},
     {HEAD "[c]\nkind = correct\nvariant = bad name\ncases = a\npoints = 1\n", 6, "variant: 'bad name' is not a name"},
     {HEAD "[c d]\nkind = ptx\n", 4, "check name 'c d'"},
+    /* one spelling per key: another is refused, naming the right one */
+    {HEAD "[c]\nkind = correct\nvariant = v\ncase = a\npoints = 1\n", 7, "'case' is not a key; write 'cases'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncase = a\npoints = 1\nfloor = 0.5\n", 8, "'case' is not a key; write 'cases'"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nvisibility = secret\n", 9, "visibility"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nexpect_starter = maybe\n", 9, "expect_starter"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\ntimeout = 0\n", 9, "timeout"},
@@ -107,6 +111,60 @@ START_TEST(test_conf_bad) {
 }
 END_TEST
 
+/* The refusal is the whole error: file:line, the word written and the one to write. */
+START_TEST(test_conf_refused_spelling) {
+  static assignment_conf a;
+  char err[512] = "", path[512], want[700];
+  ck_assert_int_eq(load(HEAD PTX_CHECK "[c]\nkind = correct\nvariant = v\ncase = n3\npoints = 1\n", &a, err, path), -1);
+  snprintf(want, sizeof want, "%s:13: 'case' is not a key; write 'cases'", path);
+  ck_assert_str_eq(err, want);
+  ck_assert_int_eq(load(HEAD PTX_CHECK "[c]\nkind = correct\nvariant = v\ncases = n3\npoints = 1\n", &a, err, path), 0);
+  ck_assert_int_eq(a.checks[1].n_cases, 1);
+}
+END_TEST
+
+/* The seed's variable: SCANLAB_SEED; GRADE_SEED, the old name, still read with
+ * a one-line warning naming the new one; SCANLAB_SEED wins when both are set. */
+static int seed_env_run(uint64_t *seed, char *warned, size_t cap, char *err) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  int rc = seed_from_env(seed, f, err, 200);
+  fclose(f);
+  snprintf(warned, cap, "%s", text);
+  free(text);
+  return rc;
+}
+
+START_TEST(test_seed_env) {
+  uint64_t seed = 7;
+  char warned[300], err[200];
+  unsetenv("SCANLAB_SEED"), unsetenv("GRADE_SEED");
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 0);
+  ck_assert_str_eq(warned, "");
+  setenv("SCANLAB_SEED", "123", 1);
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 123);
+  ck_assert_str_eq(warned, "");
+  setenv("GRADE_SEED", "456", 1); /* both: the new name wins, and the old one is said to be ignored */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 123);
+  ck_assert_str_eq(warned, "grade: warning: GRADE_SEED is ignored: SCANLAB_SEED is set (GRADE_SEED is the old name of SCANLAB_SEED)\n");
+  unsetenv("SCANLAB_SEED"); /* the old name alone: read, with one line naming the new one */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 456);
+  ck_assert_str_eq(warned, "grade: warning: GRADE_SEED is the old name of SCANLAB_SEED; set SCANLAB_SEED=456 instead\n");
+  setenv("GRADE_SEED", "x1", 1); /* a bad value is refused under the name it came by */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), -1);
+  ck_assert_str_eq(err, "GRADE_SEED: 'x1' is not an unsigned integer below 2^53");
+  unsetenv("GRADE_SEED");
+  setenv("SCANLAB_SEED", "18014398509481984", 1); /* 2^54 */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), -1);
+  ck_assert_str_eq(err, "SCANLAB_SEED: '18014398509481984' is not an unsigned integer below 2^53");
+  unsetenv("SCANLAB_SEED");
+}
+END_TEST
+
 START_TEST(test_conf_missing_file) {
   static assignment_conf a;
   char err[512];
@@ -123,10 +181,10 @@ static const struct {
 } BAD_NEW[] = {
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 21\npoints = 1\n", 8, "repeat: '21' is not an integer in [1, 20]"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 0\npoints = 1\n", 8, "repeat: '0'"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nrepeat = 2\npoints = 1\nfloor = 0.5\n", 4, "key 'repeat' does not apply to kind perf"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nrepeat = 2\npoints = 1\nfloor = 0.5\n", 4, "key 'repeat' does not apply to kind perf"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nbaseline = copy_d2d\npoints = 1\n", 4, "key 'baseline' does not apply to kind correct"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\nbaseline = not a slug\npoints = 1\nfloor = 0.5\n", 8, "baseline: 'not a slug' is not a name"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncase = a\ncases = b\npoints = 1\nfloor = 0.5\n", 8, "key 'cases' given twice"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nbaseline = not a slug\npoints = 1\nfloor = 0.5\n", 8, "baseline: 'not a slug' is not a name"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncases = b\npoints = 1\nfloor = 0.5\n", 8, "key 'cases' given twice"},
 };
 
 START_TEST(test_conf_bad_new_keys) {
@@ -144,8 +202,8 @@ START_TEST(test_conf_repeat_baseline) {
   char err[512], path[512];
   int rc = load(HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 20\npoints = 1\n"
                      "[c1]\nkind = correct\nvariant = v\ncases = a\npoints = 1\n"
-                     "[p]\nkind = perf\nvariant = v\ncase = a\nbaseline = copy_d2d\npoints = 1\nfloor = 0.5\n"
-                     "[p1]\nkind = perf\nvariant = v\ncase = a\npoints = 1\nfloor = 0.5\n",
+                     "[p]\nkind = perf\nvariant = v\ncases = a\nbaseline = copy_d2d\npoints = 1\nfloor = 0.5\n"
+                     "[p1]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 0.5\n",
                 &a, err, path);
   ck_assert_msg(rc == 0, "rejected: %s", err);
   ck_assert_int_eq(a.checks[0].repeat, 20);
@@ -296,6 +354,8 @@ Suite *conf_suite(void) {
   tcase_add_test(t, test_conf_good);
   tcase_add_loop_test(t, test_conf_bad, 0, sizeof BAD / sizeof *BAD);
   tcase_add_test(t, test_conf_missing_file);
+  tcase_add_test(t, test_conf_refused_spelling);
+  tcase_add_test(t, test_seed_env);
   tcase_add_loop_test(t, test_conf_bad_new_keys, 0, sizeof BAD_NEW / sizeof *BAD_NEW);
   tcase_add_test(t, test_conf_repeat_baseline);
   tcase_add_test(t, test_docs_list_the_kind_table);

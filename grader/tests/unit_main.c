@@ -9,6 +9,9 @@ Suite *figures_suite(void);
 /* test_worked.c: the worked examples of the handouts and lectures, computed. */
 Suite *worked_suite(void);
 
+/* test_includes.c: the grader's modules include one another without a circle. */
+Suite *includes_suite(void);
+
 int main(void) {
   SRunner *sr = srunner_create(lib_suite());
   srunner_add_suite(sr, conf_suite());
@@ -34,6 +37,7 @@ int main(void) {
   srunner_add_suite(sr, model03_suite());
   srunner_add_suite(sr, figures_suite());
   srunner_add_suite(sr, worked_suite());
+  srunner_add_suite(sr, includes_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -1,0 +1,22 @@
+/* seed_env.h: the grading seed from the environment.
+ *
+ * SCANLAB_SEED names it, as every variable of the grader is SCANLAB_*. The old
+ * name GRADE_SEED is still read, with a one-line warning that names the new one;
+ * when both are set, SCANLAB_SEED wins (and the warning says GRADE_SEED was
+ * ignored). */
+#ifndef SCANLAB_SEED_ENV_H
+#define SCANLAB_SEED_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SEED_ENV "SCANLAB_SEED"
+#define SEED_ENV_OLD "GRADE_SEED"
+
+/* 1 with the seed in *seed when SCANLAB_SEED (or GRADE_SEED) is set and not
+ * empty, 0 when neither is, -1 with a one-line reason in err when the value is
+ * not an unsigned integer below 2^53. Warnings go to warn (stderr; NULL: none). */
+int seed_from_env(uint64_t *seed, FILE *warn, char *err, size_t cap);
+
+#endif
