@@ -1,13 +1,10 @@
-/* unit_main.c: runs the unit suites of the CPU tier; exits nonzero on any failure. */
+/* unit_main.c: runs the unit suites of the CPU tier, the grader's (grader/tests/,
+ * tests.h) and the course's (tests/, course.h), in one binary; exits nonzero on
+ * any failure. */
 #include <stdlib.h>
 
+#include "course.h"
 #include "tests.h"
-
-/* test_figures.c: every measured figure of the course's text bound to its source. */
-Suite *figures_suite(void);
-
-/* test_worked.c: the worked examples of the handouts and lectures, computed. */
-Suite *worked_suite(void);
 
 int main(void) {
   SRunner *sr = srunner_create(lib_suite());
