@@ -16,6 +16,7 @@ Suite *instructor_suite(void); /* test_instructor.c */
 Suite *handout_suite(void);    /* test_handout.c */
 Suite *figures_suite(void);    /* test_figures.c */
 Suite *worked_suite(void);     /* test_worked.c */
+Suite *layout_suite(void);     /* test_layout.c */
 
 /* Lecture examples (build/lectures/EX, run from the repo root). Runs one with an
  * environment prefix and arguments; returns its exit status, its stdout and

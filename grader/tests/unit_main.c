@@ -31,6 +31,7 @@ int main(void) {
   srunner_add_suite(sr, model03_suite());
   srunner_add_suite(sr, figures_suite());
   srunner_add_suite(sr, worked_suite());
+  srunner_add_suite(sr, layout_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
