@@ -86,6 +86,7 @@ static int layout_rows(const char *text, layout_row *rows, int cap, int *header)
 /* Whether a path of the table names something in the tree: NN-name matches any
  * assignment's folder; a path ending in '/' must be a folder. */
 static int path_exists(const char *path) {
+  if (!*path) return 0;
   char pattern[256];
   const char *nn = strstr(path, "NN-name");
   if (nn)
@@ -93,14 +94,13 @@ static int path_exists(const char *path) {
   else
     snprintf(pattern, sizeof pattern, "%s", path);
   glob_t g;
-  int found = glob(pattern, GLOB_MARK, NULL, &g) == 0;
-  if (found && path[strlen(path) - 1] == '/') {
-    found = 0;
-    for (size_t i = 0; i < g.gl_pathc; i++) found |= g.gl_pathv[i][strlen(g.gl_pathv[i]) - 1] == '/';
+  int found = 0, folder = path[strlen(path) - 1] == '/';
+  if (glob(pattern, GLOB_MARK, NULL, &g) == 0) {
+    for (size_t i = 0; i < g.gl_pathc; i++) found |= !folder || g.gl_pathv[i][strlen(g.gl_pathv[i]) - 1] == '/';
+    globfree(&g);
   }
-  if (found) globfree(&g);
-  struct stat st;
-  if (!nn && !found && stat(path, &st) == 0) found = path[strlen(path) - 1] != '/' || S_ISDIR(st.st_mode);
+  struct stat st; /* a name glob would read as a pattern */
+  if (!nn && !found && stat(path, &st) == 0) found = !folder || S_ISDIR(st.st_mode);
   return found;
 }
 
