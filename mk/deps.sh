@@ -31,7 +31,7 @@ if [ "$mode" = test ]; then
   { have_header check.h && have_static libcheck.a; } || pkgs+=(check)
   have_header jansson.h || pkgs+=(libjansson-dev)
   command -v gnuplot >/dev/null 2>&1 || pkgs+=(gnuplot-nox)
-  # A single-node Slurm cluster for make grade-all BACKEND=slurm's test (grader/tests/slurm-cluster.sh).
+  # A single-node Slurm cluster for make grade-all BACKEND=slurm's test (tests/slurm-cluster.sh).
   have_sbin() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
   have_sbin slurmctld || pkgs+=(slurmctld)
   have_sbin slurmd || pkgs+=(slurmd)

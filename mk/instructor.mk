@@ -9,7 +9,7 @@ GRADESCOPE_ZIP := $(DIST)/gradescope-autograder.zip
 
 .PHONY: timings handout gradescope grade-all
 
-# make test runs the timings tool on a fake reference (grader/tests/test_instructor.c).
+# make test runs the timings tool on a fake reference (tests/test_instructor.c).
 test-builds: $(TIMINGS)
 
 $(TIMINGS): tools/timings.c $(LIBGRADER)

@@ -208,13 +208,13 @@ if [ -x build/lectures/mp_litmus ]; then
 fi
 
 # Lecture 06's examples: every version verified, the scan versions in order,
-# every row there (grader/tests/lecture06-judge.sh, which the unit tests also
+# every row there (tests/lecture06-judge.sh, which the unit tests also
 # run on the measured CSVs).
 for ex in app_compact app_radix_sort app_binning; do
   [ -x "build/lectures/$ex" ] || { bad "lecture 06: build/lectures/$ex missing (make lectures)"; continue; }
   if "build/lectures/$ex" > "$TMP/$ex.csv" 2> "$TMP/$ex.err"; then
     sed 's/^/    /' "$TMP/$ex.csv"
-    if verdict=$(bash grader/tests/lecture06-judge.sh "$ex" "$TMP/$ex.csv"); then ok "lecture 06: $verdict"
+    if verdict=$(bash tests/lecture06-judge.sh "$ex" "$TMP/$ex.csv"); then ok "lecture 06: $verdict"
     else bad "lecture 06: $verdict"; fi
   else bad "lecture 06: $ex failed: $(tail -1 "$TMP/$ex.err")"; fi
 done

@@ -1,4 +1,5 @@
-/* tests.h: the Check suites of the CPU tier and their shared helpers. */
+/* tests.h: the Check suites of the grader's tests and the helpers every test file
+ * shares (the course's suites, in tests/, are course.h's). */
 #ifndef SCANLAB_TESTS_H
 #define SCANLAB_TESTS_H
 
@@ -10,19 +11,12 @@ Suite *conf_suite(void);
 Suite *score_suite(void);
 Suite *json_suite(void);
 Suite *proc_suite(void);
-Suite *repo_suite(void);
 Suite *judge_suite(void);
 Suite *specs_suite(void);
 Suite *image_suite(void);
 Suite *scene_suite(void);
 Suite *render_suite(void);
 Suite *compact_suite(void);
-Suite *teaching_suite(void);
-Suite *lectures_suite(void);
-Suite *lecture05_suite(void);
-Suite *lecture06_suite(void);
-Suite *instructor_suite(void);
-Suite *handout_suite(void);
 Suite *r05_suite(void);
 Suite *inspect_suite(void);
 Suite *sandbox_suite(void);
@@ -45,17 +39,7 @@ char *read_text(const char *path);
 /* Loads a JSON file with jansson; fails the test with the parser's message if it is not valid JSON. */
 json_t *load_json(const char *path);
 
-/* Lecture examples (build/lectures/EX, run from the repo root). Runs one with an
- * environment prefix and arguments; returns its exit status, its stdout and
- * stderr (malloc'd) in *out and *err. */
-int lecture_example_run(const char *env, const char *ex, const char *args, char **out, char **err);
 /* Whether text is exactly one line. */
 int text_is_one_line(const char *text);
-/* Asserts that EX rejects an unknown argument: exit 2, one line on stderr
- * saying it takes no arguments, nothing on stdout. */
-void lecture_example_check_usage(const char *ex);
-/* Asserts that EX without a visible device exits 3 with one
- * "file:line: call: reason" line on stderr and no table on stdout. */
-void lecture_example_check_no_gpu(const char *ex);
 
 #endif

@@ -1,11 +1,15 @@
 # tests.mk: the CPU test tier (`make test`), included by the top-level Makefile.
-# Check unit suites (build/tests/unit), the fault-injection suite
-# (build/tests/faults), every starter and solution compiled, the ptx checks.
+# Check unit suites (build/tests/unit: the grader's tests in grader/tests/ and the
+# course's in tests/, one binary), the fault-injection suite (build/tests/faults),
+# every starter and solution compiled, the ptx checks.
 
 CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
-UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c)
+TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
+# The course's test files (every C file of tests/) build into build/tests/course/.
+COURSE_TEST_O := $(patsubst tests/%.c,$(B)/tests/course/%.o,$(wildcard tests/*.c))
+UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c) \
+  $(COURSE_TEST_O)
 # The runner on the host-memory device with a fake student (test_judge.c).
 FAKE_RUNNER := $(B)/tests/fake-runner
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
@@ -13,7 +17,11 @@ UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
 ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
-$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+$(B)/tests/course/%.o: tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 

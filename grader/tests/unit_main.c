@@ -1,13 +1,10 @@
-/* unit_main.c: runs the unit suites of the CPU tier; exits nonzero on any failure. */
+/* unit_main.c: runs the unit suites of the CPU tier, the grader's (grader/tests/,
+ * tests.h) and the course's (tests/, course.h), in one binary; exits nonzero on
+ * any failure. */
 #include <stdlib.h>
 
+#include "course.h"
 #include "tests.h"
-
-/* test_figures.c: every measured figure of the course's text bound to its source. */
-Suite *figures_suite(void);
-
-/* test_worked.c: the worked examples of the handouts and lectures, computed. */
-Suite *worked_suite(void);
 
 /* test_includes.c: the grader's modules include one another without a circle. */
 Suite *includes_suite(void);
@@ -38,6 +35,7 @@ int main(void) {
   srunner_add_suite(sr, figures_suite());
   srunner_add_suite(sr, worked_suite());
   srunner_add_suite(sr, includes_suite());
+  srunner_add_suite(sr, layout_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

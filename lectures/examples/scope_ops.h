@@ -1,5 +1,5 @@
 // scope_ops.h: lecture 04's memory operations, one small function each, named
-// by the PTX they compile to (checked by grader/tests/test_lectures.c): weak,
+// by the PTX they compile to (checked by tests/test_lectures.c): weak,
 // volatile, relaxed, release and acquire accesses and fences, at CTA (block),
 // GPU (device) and system scope. The litmus tests and fence_cost.cu use these.
 #ifndef SCANLAB_SCOPE_OPS_H

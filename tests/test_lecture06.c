@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "course.h"
 #include "ptx.h"
 #include "tests.h"
 
@@ -170,7 +171,7 @@ END_TEST
 START_TEST(test_lecture06_note) {
   char *text = read_text(NOTE);
   ck_assert_msg(text != NULL, "%s is missing", NOTE);
-  /* listings cut from each example (test_teaching.c checks that their lines are in the file) */
+  /* listings cut from each example (test_quotes.c checks that their lines are in the file) */
   for (size_t e = 0; e < N_EXAMPLES; e++) {
     char cut[128];
     snprintf(cut, sizeof cut, "(`lectures/examples/%s.cu`):", EXAMPLES[e]);
@@ -185,7 +186,7 @@ START_TEST(test_lecture06_note) {
     ck_assert_msg(strstr(text, marker) || strstr(text, quote), "%s: no measure marker or quote of %s's data", NOTE,
                   MEASURED[m]);
   }
-  /* the tiny problem's lists are quoted from the program (test_teaching.c runs it and compares) */
+  /* the tiny problem's lists are quoted from the program (test_quotes.c runs it and compares) */
   ck_assert_msg(strstr(text, "<!-- quoted from: build/lectures/app_binning --cpu -->"),
                 "%s does not quote app_binning --cpu", NOTE);
   const char *ex = strstr(text, "\n## ");
@@ -202,7 +203,7 @@ START_TEST(test_lecture06_note) {
 }
 END_TEST
 
-/* The GPU tier's verdict on each example (grader/tests/lecture06-judge.sh):
+/* The GPU tier's verdict on each example (tests/lecture06-judge.sh):
  * the H100's measured CSV passes it; the same CSV with one version unverified
  * (ok 0), or cut short, fails it. */
 START_TEST(test_lecture06_gpu_judge) {
@@ -213,15 +214,15 @@ START_TEST(test_lecture06_gpu_judge) {
     if (*p == '_') *p = '-';
   snprintf(csv, sizeof csv, "lectures/data/%s-h100.csv", name);
   char *dir = make_temp_dir("l06judge");
-  snprintf(cmd, sizeof cmd, "bash grader/tests/lecture06-judge.sh %s %s >/dev/null", ex, csv);
+  snprintf(cmd, sizeof cmd, "bash tests/lecture06-judge.sh %s %s >/dev/null", ex, csv);
   ck_assert_msg(run_shell(cmd) == 0, "%s: the measured %s fails the tier's judge", ex, csv);
   /* ok is column 4 (radix sort) or 5: break the first version row's */
   snprintf(cmd, sizeof cmd,
            "awk -F, -v OFS=, -v c=%d '!done && $c == 1 && $1 ~ /_/ {$c = 0; done = 1} {print}' %s > %s/bad.csv && "
-           "bash grader/tests/lecture06-judge.sh %s %s/bad.csv >/dev/null",
+           "bash tests/lecture06-judge.sh %s %s/bad.csv >/dev/null",
            strcmp(ex, "app_radix_sort") ? 5 : 4, csv, dir, ex, dir);
   ck_assert_msg(run_shell(cmd) == 1, "%s: an unverified row passes the tier's judge", ex);
-  snprintf(cmd, sizeof cmd, "head -n 4 %s > %s/short.csv && bash grader/tests/lecture06-judge.sh %s %s/short.csv >/dev/null", csv,
+  snprintf(cmd, sizeof cmd, "head -n 4 %s > %s/short.csv && bash tests/lecture06-judge.sh %s %s/short.csv >/dev/null", csv,
            dir, ex, dir);
   ck_assert_msg(run_shell(cmd) == 1, "%s: a table cut short passes the tier's judge", ex);
   remove_dir(dir);

@@ -4,7 +4,7 @@
 # solution, bob a file that does not compile, dave the starter), without a GPU: they are graded
 # one after another (the gradebook every backend must give, but for its seconds column),
 # then with GPUS=0,1 (one worker per GPU number: both used, the same gradebook), then
-# through a real single-node Slurm cluster (grader/tests/slurm-cluster.sh): submitted
+# through a real single-node Slurm cluster (tests/slurm-cluster.sh): submitted
 # with WAIT=0, one task cancelled while it waits, the run waited for and merged (that
 # student's row says it never ran, or CANCELLED where Slurm keeps accounting), then resumed with RUN= (only that student is graded)
 # to the same gradebook. The daemons are stopped however it ends. Prints one line per

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # slurm-cluster.sh start|stop DIR: a single-node Slurm cluster in DIR, for the tests of
-# make grade-all BACKEND=slurm (grader/tests/grade-all-backends.sh). start writes
+# make grade-all BACKEND=slurm (tests/grade-all-backends.sh). start writes
 # DIR/slurm.conf (this host as the only node, every core, no GRES, no accounting),
 # a munge key, starts munged, slurmctld and slurmd as the current user (root in CI),
 # each with its pid file in DIR, and waits until the node is idle; it prints the

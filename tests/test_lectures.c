@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "course.h"
 #include "ptx.h"
 #include "tests.h"
 

@@ -283,7 +283,7 @@ END_TEST
  * row whose output was wrong, and the gnuplot data file. */
 START_TEST(test_bench_table) {
   char *dir = make_temp_dir("benchtab"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "awk -v dat='%s/b.dat' -f mk/bench-table.awk grader/tests/fixtures/bench-04.txt > '%s/t.txt'",
+  snprintf(cmd, sizeof cmd, "awk -v dat='%s/b.dat' -f mk/bench-table.awk tests/fixtures/bench-04.txt > '%s/t.txt'",
            dir, dir);
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/t.txt", dir);

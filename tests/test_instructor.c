@@ -387,7 +387,7 @@ END_TEST
  * whose build hangs (its file includes a FIFO that nobody writes, so the compiler
  * blocks opening it), plus a folder whose name is not a safe path. */
 START_TEST(test_grade_all) {
-  char *dir = copy_course("grade-all", "solutions tools"), cmd[4096], path[2048];
+  char *dir = copy_course("grade-all", "solutions tools tests"), cmd[4096], path[2048];
   snprintf(cmd, sizeof cmd,
            "cd '%s' && "
            "mkdir -p subs/alice/01-warp-scan subs/bob/01-warp-scan subs/carol/01-warp-scan 'subs/bad name' && "
@@ -458,13 +458,13 @@ START_TEST(test_grade_all) {
 
   /* The backends on the same copy (its tools built): one after another, GPUS=0,1 and
    * a real single-node Slurm with a cancelled task and a resumed run, each giving the
-   * same gradebook but for the seconds (grader/tests/grade-all-backends.sh). */
+   * same gradebook but for the seconds (tests/grade-all-backends.sh). */
   snprintf(cmd, sizeof cmd,
            "cd '%s' && mkdir -p subs2/alice/01-warp-scan subs2/bob/01-warp-scan subs2/dave/01-warp-scan && "
            "cp solutions/01-warp-scan/warp_scan.cu subs2/alice/01-warp-scan/ && "
            "printf 'this is not C;\\n' > subs2/bob/01-warp-scan/warp_scan.cu && "
            "cp starter/01-warp-scan/warp_scan.cu subs2/dave/01-warp-scan/ && "
-           "bash grader/tests/grade-all-backends.sh . > backends.log 2>&1",
+           "bash tests/grade-all-backends.sh . > backends.log 2>&1",
            dir);
   rc = run_shell(cmd);
   snprintf(path, sizeof path, "%s/backends.log", dir);

@@ -20,7 +20,7 @@
  *     every non-blank line of it (runs of spaces collapsed) is in PATH.
  *   - A block whose figures are not measurements carries
  *     <!-- figures: not measured: REASON --> after it.
- * grader/tests/figures-pending.txt lists the files not yet bound: they are
+ * tests/figures-pending.txt lists the files not yet bound: they are
  * skipped, and one that already passes fails the test, so the list only
  * shrinks. Run from the repository root. */
 #include <glob.h>
@@ -37,7 +37,7 @@
 static const char *const SCOPE[] = {"README.md", "lectures/*.md", "assignments/*/README.md", "solutions/*/ANSWERS.md",
                                     "docs/*.md"};
 #define N_SCOPE (sizeof SCOPE / sizeof *SCOPE)
-static const char PENDING[] = "grader/tests/figures-pending.txt";
+static const char PENDING[] = "tests/figures-pending.txt";
 
 /* ---------------------------------------------------------------- problems
  *

@@ -79,7 +79,7 @@ static const char *flex_find(const char *from, const char *phrase, size_t *len) 
  * when it is not there (the example was moved or rewritten). */
 static const char *find(const char *file, const char *from, const char *phrase) {
   const char *p = flex_find(from, phrase, NULL);
-  ck_assert_msg(p != NULL, "%s: the worked example at '%s' is gone: update grader/tests/test_worked.c", file, phrase);
+  ck_assert_msg(p != NULL, "%s: the worked example at '%s' is gone: update tests/test_worked.c", file, phrase);
   return p;
 }
 
@@ -87,7 +87,7 @@ static const char *find(const char *file, const char *from, const char *phrase) 
 static const char *after(const char *file, const char *from, const char *phrase) {
   size_t len = 0;
   const char *p = flex_find(from, phrase, &len);
-  ck_assert_msg(p != NULL, "%s: the worked example at '%s' is gone: update grader/tests/test_worked.c", file, phrase);
+  ck_assert_msg(p != NULL, "%s: the worked example at '%s' is gone: update tests/test_worked.c", file, phrase);
   return p + len;
 }
 
@@ -143,7 +143,7 @@ static int row(const char *file, const char *block, const char *label, long *out
     }
     return n;
   }
-  ck_assert_msg(0, "%s: no row '%s' in the table: update grader/tests/test_worked.c", file, label);
+  ck_assert_msg(0, "%s: no row '%s' in the table: update tests/test_worked.c", file, label);
   return 0;
 }
 

@@ -1,0 +1,33 @@
+/* test_lecture01.c: the teaching suite's lecture 01 check (test_teaching.c):
+ * what lecture 01 says its max-scan example compiles to. Run from the
+ * repository root after `make test-builds`. */
+#include <stdio.h>
+
+#include "ptx.h"
+#include "teaching.h"
+#include "tests.h"
+
+/* ---------------------------------------------------------------- lecture examples' PTX
+ *
+ * Lecture 01 says what its max-scan example compiles to. */
+START_TEST(test_warp_max_scan_ptx) {
+  static const struct {
+    const char *kernel, *pattern;
+    long want;
+  } rows[] = {
+      {"warp_max_shfl", "shfl\\.sync\\.up", 5},
+      {"warp_max_shfl", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared", 0},
+      {"warp_max_syncwarp", "bar\\.warp\\.sync", 11},
+      {"warp_max_syncwarp", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared", 11},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char err[256];
+    long n = ptx_count("build/lectures/warp_max_scan.ptx", rows[i].kernel, rows[i].pattern, err, sizeof err);
+    ck_assert_msg(n >= 0, "%s", err);
+    ck_assert_msg(n == rows[i].want, "%s: %ld lines match %s, lecture 01 says %ld", rows[i].kernel, n,
+                  rows[i].pattern, rows[i].want);
+  }
+}
+END_TEST
+
+void teaching_lecture01_tests(TCase *t) { tcase_add_test(t, test_warp_max_scan_ptx); }
