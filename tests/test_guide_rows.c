@@ -112,7 +112,7 @@ static void check_guide_rows(const char *path) {
 START_TEST(test_student_guide_sample_rows) { check_guide_rows("docs/student-guide.md"); }
 END_TEST
 
-/* The old guide's row of a kernel the harness no longer launches, and its
+/* The old guide's row of a kernel the runner no longer launches, and its
  * 11-check table, are caught. */
 START_TEST(test_guide_rows_fixture) {
   char why[512];

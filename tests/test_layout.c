@@ -258,6 +258,55 @@ START_TEST(test_layout_fixture) {
 }
 END_TEST
 
+
+/* Runs cmd (a shell pipeline printing one problem a line) and fails with its
+ * output when it printed anything; fewer than min_seen lines on descriptor 3
+ * (one per item it looked at) means it read nothing real. */
+static void shell_problems(const char *cmd, int min_seen, const char *what) {
+  char *dir = make_temp_dir("layout"), full[4096], out[512], seen[512];
+  snprintf(out, sizeof out, "%s/problems", dir);
+  snprintf(seen, sizeof seen, "%s/seen", dir);
+  snprintf(full, sizeof full, "{ %s ; } > '%s' 3> '%s'", cmd, out, seen);
+  ck_assert_msg(run_shell(full) == 0, "%s: the check failed to run: %s", what, cmd);
+  char *text = read_text(out), *items = read_text(seen);
+  ck_assert(text != NULL && items != NULL);
+  int n = 0;
+  for (const char *c = items; *c; c++) n += *c == '\n';
+  ck_assert_msg(n >= min_seen, "%s: only %d items looked at", what, n);
+  ck_assert_msg(text[0] == 0, "%s:\n%s", what, text);
+  free(text);
+  free(items);
+  remove_dir(dir);
+  free(dir);
+}
+
+/* No source file outside the tests is over 500 lines without a reason: a line
+ * "Over 500 lines: WHY" among the first 30 of its header. */
+START_TEST(test_long_files_say_why) {
+  shell_problems("git ls-files -- '*.c' '*.h' '*.cu' '*.cuh' '*.sh' '*.awk' '*.gp' '*.mk' Makefile "
+                 "| grep -v -e '^grader/tests/' -e '^tests/' | while read -r f; do echo \"$f\" >&3; "
+                 "n=$(wc -l < \"$f\"); [ \"$n\" -le 500 ] || head -30 \"$f\" | grep -q 'Over 500 lines: [a-z]' "
+                 "|| echo \"$f: $n lines, and no 'Over 500 lines: why' in its first 30\"; done",
+                 100, "source files over 500 lines");
+}
+END_TEST
+
+/* docs/results/ shows the current runs and history/ the replaced ones: every
+ * file of each folder has a row in that folder's README (a PNG may share its
+ * text file's row: "`NAME.txt`, `.png`"), and every file a row's first column
+ * names is there. */
+START_TEST(test_results_indexed) {
+  shell_problems("for d in docs/results docs/results/history; do "
+                 "for f in $(git ls-files \"$d\" | grep -v '/README.md$'); do "
+                 "[ \"$(dirname \"$f\")\" = \"$d\" ] || continue; echo \"$f\" >&3; n=${f##*/}; s=${n%.*}; "
+                 "grep -q \"^| \\`$n\\`\" \"$d/README.md\" || { [ \"${n##*.}\" = png ] && grep -q \"^| \\`$s.txt\\`, \\`.png\\`\" \"$d/README.md\"; } "
+                 "|| echo \"$f: no row of $d/README.md names it\"; done; "
+                 "sed -n 's/^| `\\([^`]*\\)`.*/\\1/p' \"$d/README.md\" | grep -v '^file$' | while read -r n; do "
+                 "[ -f \"$d/$n\" ] || echo \"$d/README.md names $n, which is not in $d/\"; done; done",
+                 20, "the results indexes");
+}
+END_TEST
+
 Suite *layout_suite(void) {
   Suite *s = suite_create("layout");
   TCase *t = tcase_create("readme");
@@ -265,6 +314,8 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_layout_has_every_folder);
   tcase_add_test(t, test_architecture_names_grader_folders);
   tcase_add_test(t, test_layout_fixture);
+  tcase_add_test(t, test_long_files_say_why);
+  tcase_add_test(t, test_results_indexed);
   suite_add_tcase(s, t);
   return s;
 }

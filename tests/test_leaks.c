@@ -13,7 +13,7 @@
 /* The Markdown files a student or self-learner reads (ANSWERS.md are the instructors'). */
 static const char *const STUDENT_DOCS[] = {"lectures/*.md", "assignments/*/README.md", "docs/*.md"};
 /* The code files of the solutions. */
-static const char *const SOLUTION_CODE[] = {"solutions/*/*.cu", "solutions/*/*.h", "solutions/*/*.c"};
+static const char *const SOLUTION_CODE[] = {"solutions/*/*.cu", "solutions/*/*.cuh", "solutions/*/*.h", "solutions/*/*.c"};
 
 static void glob_all(const char *const *patterns, size_t n, glob_t *g) {
   memset(g, 0, sizeof *g);
@@ -169,7 +169,7 @@ START_TEST(test_notes_show_no_solution) {
   for (size_t i = 0; i < notes.n; i++) {
     char why[1024];
     ck_assert_msg(!note_leaks(notes.text[i], sol.text, sol.name, sol.n, why, sizeof why),
-                  "%s shows solution code: %s (teach it with lectures/examples/, a starter or a harness)",
+                  "%s shows solution code: %s (teach it with lectures/examples/, a starter or a runner)",
                   notes.name[i], why);
   }
   texts_free(&notes);

@@ -1,4 +1,6 @@
 // model.cu: the CPU model of assignment 03. Needs no GPU and makes no CUDA call.
+// Over 500 lines: three analyses (banks, coalescing, the tree's barriers) of one set of tables,
+// read from the table program, with the runner protocol's command line and result lines.
 //
 // A trusted program: it never links your file. At start-up it runs the table
 // program beside it (model-tables: model_tables.cu linked with your blelloch.cu,

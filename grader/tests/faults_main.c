@@ -224,7 +224,7 @@ static void bystander_graded(json_t *j, const char *fault) {
 
 typedef struct fault {
   const char *name;
-  const char *student;   /* fake student harness body (NULL: behaves) */
+  const char *student;   /* fake student runner body (NULL: behaves) */
   const char *reference; /* fake reference body (NULL: behaves) */
   const char *setup;     /* shell run in the course root before grading */
   const char *check;     /* which check of 99-fake shows the fault */

@@ -4,6 +4,8 @@
 // the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan was built on it.
 // The answers are in docs/results/tuning-04-h100.txt (the sections of commits
 // 10a9872..60b94ce, 2026-11-25, to 5fc7b4b..935ff1b, 2026-11-26).
+//   Over 500 lines: a record of twelve questions, a kernel and a timing each, kept
+//   whole so that every answer in tuning-04-h100.txt can be run again.
 //   1. Does a copy through shared memory with bulk loads and stores move bytes
 //      as fast as cudaMemcpy's device-to-device copy, at 2^24, 2^26 and 2^28
 //      unsigned ints? Timed as the judge times a call: before each sample the
