@@ -32,8 +32,8 @@ static const char FAKE_REF[] =
     "done\n";
 
 static const char FAKE_CONF[] = "[assignment]\nname = 01-fake\ntitle = fake\ntimeout = 10\n\n"
-                                "[perf-plain]\nkind = perf\ntitle = p\nvariant = plain\ncase = n1m\nfull_ratio = 1.10\nfloor = 0.5\npoints = 5\n\n"
-                                "[perf-fast]\nkind = perf\ntitle = f\nvariant = fast\ncase = n2^24\nfull_ratio = 1.10\nfloor = 0.5\npoints = 5\n";
+                                "[perf-plain]\nkind = perf\ntitle = p\nvariant = plain\ncases = n1m\nfull_ratio = 1.10\nfloor = 0.5\npoints = 5\n\n"
+                                "[perf-fast]\nkind = perf\ntitle = f\nvariant = fast\ncases = n2^24\nfull_ratio = 1.10\nfloor = 0.5\npoints = 5\n";
 
 /* Writes the fake into dir and runs the timings tool on it; returns its exit status. */
 static int run_timings(const char *dir, const char *cut_short, int wrong) {
