@@ -53,7 +53,7 @@
 
 #include "banks.h"
 #include "blelloch.h"
-#include "child.h"
+#include "subproc.h"
 #include "cli.h"
 #include "clock.h"
 #include "model_tables.h"
@@ -541,7 +541,7 @@ static int same_file(int a, int b) {
 // What the table program gets as its descriptor fd (1 or 2): the model's, but
 // /dev/null when that is the result channel itself or is not open.
 static int passed_on(int fd, int result_fd) {
-  return fcntl(fd, F_GETFD) < 0 || same_file(fd, result_fd) ? CHILD_DEVNULL : fd;
+  return fcntl(fd, F_GETFD) < 0 || same_file(fd, result_fd) ? SUBPROC_DEVNULL : fd;
 }
 
 static uint32_t word_at(const unsigned char *b, int index) {
@@ -559,21 +559,21 @@ static int load_tables(const char *path, int result_fd) {
   if (pipe2(p, O_CLOEXEC)) return tables_fail("could not start: pipe: %s", strerror(errno));
   // stdin /dev/null, stdout and stderr the model's (but one that is the result
   // channel itself, which gets /dev/null), descriptor 3 the pipe's write end, nothing else.
-  const child_fd fds[] = {{CHILD_DEVNULL, 0}, {passed_on(1, result_fd), 1}, {passed_on(2, result_fd), 2}, {p[1], MT_FD}};
+  const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {passed_on(1, result_fd), 1}, {passed_on(2, result_fd), 2}, {p[1], MT_FD}};
   char *argv[] = {(char *)path, NULL};
   double deadline = clock_now_s() + TABLES_LIMIT_S;
-  child_error e;
-  pid_t pid = child_exec(path, argv, fds, 4, 0, &e);
+  subproc_error e;
+  pid_t pid = subproc_exec(path, argv, fds, 4, 0, &e);
   close(p[1]);
   char why[600];
   if (pid < 0) {
     close(p[0]);
-    return tables_fail("could not start: %s", child_error_text(&e, path, why, sizeof why));
+    return tables_fail("could not start: %s", subproc_error_text(&e, path, why, sizeof why));
   }
   size_t got = 0;
   int extra = 0, timed_out = 0, read_errno = 0;
   // A program that could not start has exited 127 and closed the pipe: no reading.
-  while (e.stage == CHILD_STARTED) {
+  while (e.stage == SUBPROC_STARTED) {
     double left = deadline - clock_now_s();
     if (left <= 0) {
       timed_out = 1;
@@ -604,14 +604,14 @@ static int load_tables(const char *path, int result_fd) {
   close(p[0]); // a program still writing now gets SIGPIPE
   if (extra) kill(pid, SIGKILL); // it has broken the format already: no need to wait for its end
   int status = 0, wait_errno = 0;
-  int waited = child_wait_until(pid, timed_out ? 0 : deadline, CHILD_KILL, &status);
+  int waited = subproc_wait_until(pid, timed_out ? 0 : deadline, SUBPROC_KILL, &status);
   if (waited < 0) wait_errno = errno;
-  if (waited == CHILD_KILLED) timed_out = 1;
-  if (e.stage != CHILD_STARTED) return tables_fail("could not start: %s", child_error_text(&e, path, why, sizeof why));
+  if (waited == SUBPROC_KILLED) timed_out = 1;
+  if (e.stage != SUBPROC_STARTED) return tables_fail("could not start: %s", subproc_error_text(&e, path, why, sizeof why));
   if (timed_out) return tables_fail("did not finish within %g s and was killed", TABLES_LIMIT_S);
   if (extra) return tables_fail("wrote more than the %d bytes of its tables", (int)MT_BYTES);
   if (wait_errno) return tables_fail("could not be waited for: %s", strerror(wait_errno));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return tables_fail("%s", child_status_text(status, why, sizeof why));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return tables_fail("%s", subproc_status_text(status, why, sizeof why));
   if (read_errno) return tables_fail("could not be read: %s", strerror(read_errno));
   if (got >= 4 && word_at(buf, 0) != (uint32_t)MT_MAGIC)
     return tables_fail("wrote something other than its tables (first word 0x%08x, not 0x%08x)",

@@ -1,7 +1,7 @@
 /* session.c: starting a runner and talking to it (session.h). */
 #include "session.h"
 
-#include "child.h"
+#include "subproc.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ static void describe_end(session *s, int status, const char *what) {
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
     snprintf(how, sizeof how, "was killed by the sandbox (signal %d, %s: a new thread once the student's code runs, "
              "or a system call of another ABI; docs/grading.md, threat model)", SIGSYS, strsignal(SIGSYS));
-  else child_status_text(status, how, sizeof how);
+  else subproc_status_text(status, how, sizeof how);
   snprintf(s->why, sizeof s->why, "the runner %s%s%s", how, what[0] ? " " : "", what);
 }
 
@@ -47,7 +47,7 @@ static void describe_end(session *s, int status, const char *what) {
  * more than the broken pipe does, so wait a moment for it. */
 static int runner_gone(session *s, const char *during) {
   int status;
-  if (child_wait_until(s->pid, clock_now_s() + 2.0, CHILD_KEEP, &status) == CHILD_ENDED) {
+  if (subproc_wait_until(s->pid, clock_now_s() + 2.0, SUBPROC_KEEP, &status) == SUBPROC_ENDED) {
     s->pid = -1;
     describe_end(s, status, during);
     s->dead = 1;
@@ -106,20 +106,20 @@ int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms) {
   args[n + 1] = sandbox ? NULL : "--no-sandbox";
   /* Only the protocol's descriptors and stdout/stderr reach the runner: above
    * all not the judge's result descriptor, which the grader reads. */
-  const child_fd fds[] = {{CHILD_DEVNULL, 0},           {1, 1}, {2, 2}, {to_runner[0], WIRE_FD_CMD},
-                          {from_runner[1], WIRE_FD_REPLY}, {s->shm_fd, WIRE_FD_SHM}};
-  child_error e;
-  pid_t pid = child_exec(args[0], args, fds, 6, 0, &e);
+  const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {1, 1}, {2, 2}, {to_runner[0], WIRE_FD_CMD},
+                            {from_runner[1], WIRE_FD_REPLY}, {s->shm_fd, WIRE_FD_SHM}};
+  subproc_error e;
+  pid_t pid = subproc_exec(args[0], args, fds, 6, 0, &e);
   /* A runner that could not start has exited 127: its HELLO never comes, and
    * session_hello says so ("the runner exited with status 127 while starting"). */
-  if (e.stage == CHILD_SETUP_FAILED)
+  if (e.stage == SUBPROC_SETUP_FAILED)
     fprintf(stderr, "judge: cannot set up the runner's descriptors: %s\n", strerror(e.err));
-  else if (e.stage == CHILD_EXEC_FAILED)
+  else if (e.stage == SUBPROC_EXEC_FAILED)
     fprintf(stderr, "judge: cannot start the runner %s: %s\n", args[0], strerror(e.err));
   free(args);
   if (pid < 0) {
     char why[300];
-    return fail(s, "%s", child_error_text(&e, "", why, sizeof why));
+    return fail(s, "%s", subproc_error_text(&e, "", why, sizeof why));
   }
   s->pid = pid;
   close(to_runner[0]);
@@ -244,7 +244,7 @@ int session_finish(session *s) {
     int status = 0;
     /* A clean runner exits at QUIT; give it the call limit, then kill it. After a failure, kill it now. */
     double deadline = ok ? clock_now_s() + s->limit_ms / 1000.0 : 0;
-    if (child_wait_until(s->pid, deadline, CHILD_KILL, &status) == CHILD_KILLED && ok)
+    if (subproc_wait_until(s->pid, deadline, SUBPROC_KILL, &status) == SUBPROC_KILLED && ok)
       fail(s, "the runner did not exit after its last case");
     s->pid = -1;
     if (!s->dead && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {

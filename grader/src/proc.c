@@ -1,7 +1,7 @@
-/* proc.c: a check's program (child.h) with its output captured under poll with a deadline, its process group killed. */
+/* proc.c: a check's program (subproc.h) with its output captured under poll with a deadline, its process group killed. */
 #include "proc.h"
 
-#include "child.h"
+#include "subproc.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -64,16 +64,16 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   }
   /* stdin /dev/null, stdout and stderr captured, the result pipe on descriptor
    * 3; nothing else of the grader's (other pipes, result files) reaches it. */
-  const child_fd fds[] = {{CHILD_DEVNULL, 0}, {out[1], 1}, {err[1], 2}, {res[1], PROC_RESULT_FD}};
-  child_error e;
+  const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {out[1], 1}, {err[1], 2}, {res[1], PROC_RESULT_FD}};
+  subproc_error e;
   double t0 = clock_now_s();
-  pid_t pid = child_exec(argv[0], argv, fds, 4, CHILD_NEW_GROUP | CHILD_DEFAULT_SIGNALS, &e);
+  pid_t pid = subproc_exec(argv[0], argv, fds, 4, SUBPROC_NEW_GROUP | SUBPROC_DEFAULT_SIGNALS, &e);
   close(out[1]);
   close(err[1]);
   close(res[1]);
-  if (e.stage != CHILD_STARTED) {
+  if (e.stage != SUBPROC_STARTED) {
     r->status = PROC_SPAWN_FAILED;
-    child_error_text(&e, argv[0], r->spawn_error, sizeof r->spawn_error);
+    subproc_error_text(&e, argv[0], r->spawn_error, sizeof r->spawn_error);
   }
   if (pid < 0) {
     close(out[0]);
@@ -89,7 +89,7 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   double deadline = t0 + timeout_s, grace_end = 0;
   char buf[65536];
   while (open_fds > 0 || !reaped) {
-    if (!reaped && child_wait_until(pid, 0, CHILD_KEEP, &status) == CHILD_ENDED) {
+    if (!reaped && subproc_wait_until(pid, 0, SUBPROC_KEEP, &status) == SUBPROC_ENDED) {
       reaped = 1;
       r->wall_s = clock_now_s() - t0;
       /* The child is gone; anything it left behind in its group goes too, and
@@ -122,7 +122,7 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   for (int i = 0; i < 3; i++)
     if (pf[i].fd >= 0) close(pf[i].fd);
   if (!reaped) {
-    child_wait_until(pid, 0, CHILD_KILL_GROUP, &status);
+    subproc_wait_until(pid, 0, SUBPROC_KILL_GROUP, &status);
     r->wall_s = clock_now_s() - t0;
   }
   if (r->status == PROC_SPAWN_FAILED) return;

@@ -12,8 +12,8 @@ Suite *worked_suite(void);
 /* test_includes.c: the grader's modules include one another without a circle. */
 Suite *includes_suite(void);
 
-/* test_child.c: grader/lib/child.h, the one fork and exec of the course's host code. */
-Suite *child_suite(void);
+/* test_subproc.c: grader/lib/subproc.h, the one fork and exec of the course's host code. */
+Suite *subproc_suite(void);
 
 int main(void) {
   SRunner *sr = srunner_create(lib_suite());
@@ -21,7 +21,7 @@ int main(void) {
   srunner_add_suite(sr, score_suite());
   srunner_add_suite(sr, json_suite());
   srunner_add_suite(sr, proc_suite());
-  srunner_add_suite(sr, child_suite());
+  srunner_add_suite(sr, subproc_suite());
   srunner_add_suite(sr, judge_suite());
   srunner_add_suite(sr, specs_suite());
   srunner_add_suite(sr, repo_suite());
