@@ -49,14 +49,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "banks.h"
 #include "blelloch.h"
+#include "subproc.h"
 #include "cli.h"
+#include "clock.h"
 #include "model_tables.h"
 #include "result.h"
 
@@ -502,8 +503,6 @@ static void case_tree(outcome *o) {
 // The table program's wall-clock limit: it makes about 8,000 calls of three small functions.
 static const double TABLES_LIMIT_S = 20;
 
-static double now_ms(void);
-
 // Prints "03-blelloch model: the table program <why>" on stderr; returns -1. The
 // grader shows the last 120 characters of that line: each why is short.
 static int tables_fail(const char *fmt, ...) {
@@ -541,29 +540,10 @@ static int same_file(int a, int b) {
   return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-// In the child, between fork and exec: stdin /dev/null, stdout and stderr the
-// model's (but one that is the result channel itself, which gets /dev/null),
-// descriptor 3 the pipe's write end, nothing else open. (The model has one thread: any call is safe here.)
-static void tables_child(const char *path, int pipe_w, int devnull, int result_fd) {
-  int hi_null = fcntl(devnull, F_DUPFD, 10), hi_pipe = fcntl(pipe_w, F_DUPFD, 10);
-  if (hi_null < 0 || hi_pipe < 0) _exit(127);
-  int hi_out = same_file(1, result_fd) ? -1 : fcntl(1, F_DUPFD, 10);
-  int hi_err = same_file(2, result_fd) ? -1 : fcntl(2, F_DUPFD, 10);
-  if (dup2(hi_null, 0) < 0 || dup2(hi_out >= 0 ? hi_out : hi_null, 1) < 0 ||
-      dup2(hi_err >= 0 ? hi_err : hi_null, 2) < 0 || dup2(hi_pipe, MT_FD) < 0)
-    _exit(127);
-  int closed = -1;
-#ifdef SYS_close_range
-  closed = (int)syscall(SYS_close_range, MT_FD + 1, ~0U, 0);
-#endif
-  if (closed != 0) {
-    long max = sysconf(_SC_OPEN_MAX);
-    if (max < 0 || max > 65536) max = 65536;
-    for (int fd = MT_FD + 1; fd < max; fd++) close(fd);
-  }
-  char *argv[] = {(char *)path, NULL};
-  execv(path, argv);
-  _exit(127);
+// What the table program gets as its descriptor fd (1 or 2): the model's, but
+// /dev/null when that is the result channel itself or is not open.
+static int passed_on(int fd, int result_fd) {
+  return fcntl(fd, F_GETFD) < 0 || same_file(fd, result_fd) ? SUBPROC_DEVNULL : fd;
 }
 
 static uint32_t word_at(const unsigned char *b, int index) {
@@ -579,33 +559,30 @@ static int load_tables(const char *path, int result_fd) {
   if (access(path, X_OK) != 0) return tables_fail("%s is missing or not executable (%s)", path, strerror(errno));
   int p[2];
   if (pipe2(p, O_CLOEXEC)) return tables_fail("could not start: pipe: %s", strerror(errno));
-  int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (devnull < 0) {
-    close(p[0]), close(p[1]);
-    return tables_fail("could not start: /dev/null: %s", strerror(errno));
-  }
-  fflush(stdout);
-  fflush(stderr);
-  double deadline = now_ms() + TABLES_LIMIT_S * 1e3;
-  pid_t pid = fork();
-  if (pid == 0) tables_child(path, p[1], devnull, result_fd);
-  int fork_errno = errno;
+  // stdin /dev/null, stdout and stderr the model's (but one that is the result
+  // channel itself, which gets /dev/null), descriptor 3 the pipe's write end, nothing else.
+  const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {passed_on(1, result_fd), 1}, {passed_on(2, result_fd), 2}, {p[1], MT_FD}};
+  char *argv[] = {(char *)path, NULL};
+  double deadline = clock_now_s() + TABLES_LIMIT_S;
+  subproc_error e;
+  pid_t pid = subproc_exec(path, argv, fds, 4, 0, &e);
   close(p[1]);
-  close(devnull);
+  char why[600];
   if (pid < 0) {
     close(p[0]);
-    return tables_fail("could not start: fork: %s", strerror(fork_errno));
+    return tables_fail("could not start: %s", subproc_error_text(&e, path, why, sizeof why));
   }
   size_t got = 0;
   int extra = 0, timed_out = 0, read_errno = 0;
-  for (;;) {
-    double left = deadline - now_ms();
+  // A program that could not start has exited 127 and closed the pipe: no reading.
+  while (e.stage == SUBPROC_STARTED) {
+    double left = deadline - clock_now_s();
     if (left <= 0) {
       timed_out = 1;
       break;
     }
     struct pollfd pf = {p[0], POLLIN, 0};
-    int r = poll(&pf, 1, (int)left + 1);
+    int r = poll(&pf, 1, (int)(left * 1e3) + 1);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
       read_errno = errno;
@@ -629,30 +606,14 @@ static int load_tables(const char *path, int result_fd) {
   close(p[0]); // a program still writing now gets SIGPIPE
   if (extra) kill(pid, SIGKILL); // it has broken the format already: no need to wait for its end
   int status = 0, wait_errno = 0;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) {
-      wait_errno = errno;
-      break;
-    }
-    if (timed_out || now_ms() >= deadline) {
-      timed_out = 1;
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      break;
-    }
-    struct timespec nap = {0, 2000000};
-    nanosleep(&nap, NULL);
-  }
+  int waited = subproc_wait_until(pid, timed_out ? 0 : deadline, SUBPROC_KILL, &status);
+  if (waited < 0) wait_errno = errno;
+  if (waited == SUBPROC_KILLED) timed_out = 1;
+  if (e.stage != SUBPROC_STARTED) return tables_fail("could not start: %s", subproc_error_text(&e, path, why, sizeof why));
   if (timed_out) return tables_fail("did not finish within %g s and was killed", TABLES_LIMIT_S);
   if (extra) return tables_fail("wrote more than the %d bytes of its tables", (int)MT_BYTES);
   if (wait_errno) return tables_fail("could not be waited for: %s", strerror(wait_errno));
-  if (WIFSIGNALED(status))
-    return tables_fail("was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-  if (!WIFEXITED(status)) return tables_fail("ended in an unknown way (wait status %d)", status);
-  if (WEXITSTATUS(status) != 0) return tables_fail("exited with status %d", WEXITSTATUS(status));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return tables_fail("%s", subproc_status_text(status, why, sizeof why));
   if (read_errno) return tables_fail("could not be read: %s", strerror(read_errno));
   if (got >= 4 && word_at(buf, 0) != (uint32_t)MT_MAGIC)
     return tables_fail("wrote something other than its tables (first word 0x%08x, not 0x%08x)",

@@ -1,6 +1,7 @@
 /* session.c: starting a runner and talking to it (session.h). */
 #include "session.h"
 
+#include "subproc.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -34,17 +35,11 @@ static int fail(session *s, const char *fmt, ...) {
 /* How a finished runner ended, into s->why (after `what`). */
 static void describe_end(session *s, int status, const char *what) {
   char how[240];
-  if (WIFEXITED(status)) {
-    s->exit_code = WEXITSTATUS(status);
-    snprintf(how, sizeof how, "exited with status %d", s->exit_code);
-  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+  if (WIFEXITED(status)) s->exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
     snprintf(how, sizeof how, "was killed by the sandbox (signal %d, %s: a new thread once the student's code runs, "
              "or a system call of another ABI; docs/grading.md, threat model)", SIGSYS, strsignal(SIGSYS));
-  } else if (WIFSIGNALED(status)) {
-    snprintf(how, sizeof how, "was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-  } else {
-    snprintf(how, sizeof how, "ended (status %d)", status);
-  }
+  else subproc_status_text(status, how, sizeof how);
   snprintf(s->why, sizeof s->why, "the runner %s%s%s", how, what[0] ? " " : "", what);
 }
 
@@ -52,16 +47,11 @@ static void describe_end(session *s, int status, const char *what) {
  * more than the broken pipe does, so wait a moment for it. */
 static int runner_gone(session *s, const char *during) {
   int status;
-  for (int i = 0; i < 200; i++) {
-    pid_t r = waitpid(s->pid, &status, WNOHANG);
-    if (r == s->pid) {
-      s->pid = -1;
-      describe_end(s, status, during);
-      s->dead = 1;
-      return -1;
-    }
-    struct timespec t = {0, 10 * 1000 * 1000};
-    nanosleep(&t, NULL);
+  if (subproc_wait_until(s->pid, clock_now_s() + 2.0, SUBPROC_KEEP, &status) == SUBPROC_ENDED) {
+    s->pid = -1;
+    describe_end(s, status, during);
+    s->dead = 1;
+    return -1;
   }
   return fail(s, "the runner stopped answering %s", during);
 }
@@ -92,11 +82,6 @@ static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) 
   return check_reply(s, wire_recv(s->reply, m, s->limit_ms), m, op, during);
 }
 
-static int move_fd(int fd, int to) {
-  if (fd == to) return fcntl(fd, F_SETFD, 0);
-  return dup2(fd, to) < 0 ? -1 : 0;
-}
-
 int session_start(session *s, char *const argv[], int sandbox, int limit_ms) {
   return session_spawn(s, argv, sandbox, limit_ms) || session_hello(s) ? -1 : 0;
 }
@@ -119,26 +104,23 @@ int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms) {
   for (int i = 0; i < n; i++) args[i] = argv[i];
   args[n] = "--runner-protocol";
   args[n + 1] = sandbox ? NULL : "--no-sandbox";
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return free(args), fail(s, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    /* Only the protocol's descriptors and stdout/stderr reach the runner: above
-     * all not the judge's result descriptor, which the grader reads. */
-    int keep[3] = {fcntl(to_runner[0], F_DUPFD_CLOEXEC, 64), fcntl(from_runner[1], F_DUPFD_CLOEXEC, 64),
-                   fcntl(s->shm_fd, F_DUPFD_CLOEXEC, 64)};
-    int devnull = open("/dev/null", O_RDONLY);
-    if (keep[0] < 0 || keep[1] < 0 || keep[2] < 0 || devnull < 0 || dup2(devnull, 0) < 0 ||
-        move_fd(keep[0], WIRE_FD_CMD) || move_fd(keep[1], WIRE_FD_REPLY) || move_fd(keep[2], WIRE_FD_SHM)) {
-      fprintf(stderr, "judge: cannot set up the runner's descriptors: %s\n", strerror(errno));
-      _exit(127);
-    }
-    for (int fd = WIRE_FD_SHM + 1; fd < 1024; fd++) close(fd);
-    execv(args[0], args);
-    fprintf(stderr, "judge: cannot start the runner %s: %s\n", args[0], strerror(errno));
-    _exit(127);
-  }
+  /* Only the protocol's descriptors and stdout/stderr reach the runner: above
+   * all not the judge's result descriptor, which the grader reads. */
+  const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {1, 1}, {2, 2}, {to_runner[0], WIRE_FD_CMD},
+                            {from_runner[1], WIRE_FD_REPLY}, {s->shm_fd, WIRE_FD_SHM}};
+  subproc_error e;
+  pid_t pid = subproc_exec(args[0], args, fds, 6, 0, &e);
+  /* A runner that could not start has exited 127: its HELLO never comes, and
+   * session_hello says so ("the runner exited with status 127 while starting"). */
+  if (e.stage == SUBPROC_SETUP_FAILED)
+    fprintf(stderr, "judge: cannot set up the runner's descriptors: %s\n", strerror(e.err));
+  else if (e.stage == SUBPROC_EXEC_FAILED)
+    fprintf(stderr, "judge: cannot start the runner %s: %s\n", args[0], strerror(e.err));
   free(args);
+  if (pid < 0) {
+    char why[300];
+    return fail(s, "%s", subproc_error_text(&e, "", why, sizeof why));
+  }
   s->pid = pid;
   close(to_runner[0]);
   close(from_runner[1]);
@@ -260,19 +242,10 @@ int session_finish(session *s) {
   s->cmd = s->reply = -1;
   if (s->pid > 0) {
     int status = 0;
-    /* A clean runner exits at QUIT; give it the call limit, then kill it. */
-    for (int waited = 0;; waited += 10) {
-      pid_t r = waitpid(s->pid, &status, WNOHANG);
-      if (r == s->pid) break;
-      if (!ok || waited > s->limit_ms) {
-        kill(s->pid, SIGKILL);
-        waitpid(s->pid, &status, 0);
-        if (ok) fail(s, "the runner did not exit after its last case");
-        break;
-      }
-      struct timespec t = {0, 10 * 1000 * 1000};
-      nanosleep(&t, NULL);
-    }
+    /* A clean runner exits at QUIT; give it the call limit, then kill it. After a failure, kill it now. */
+    double deadline = ok ? clock_now_s() + s->limit_ms / 1000.0 : 0;
+    if (subproc_wait_until(s->pid, deadline, SUBPROC_KILL, &status) == SUBPROC_KILLED && ok)
+      fail(s, "the runner did not exit after its last case");
     s->pid = -1;
     if (!s->dead && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
       describe_end(s, status, "after its last case");

@@ -1,6 +1,7 @@
-/* proc.c: fork/exec with pipes, poll with a deadline, kill the process group. */
+/* proc.c: a check's program (subproc.h) with its output captured under poll with a deadline, its process group killed. */
 #include "proc.h"
 
+#include "subproc.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -53,59 +54,33 @@ const char *proc_describe(const proc_result *r, char *buf, size_t cap) {
   return buf;
 }
 
-static void child(char *const argv[], int out_w, int err_w, int res_w, int exec_w) {
-  setpgid(0, 0);
-  signal(SIGPIPE, SIG_DFL);
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
-  int devnull = open("/dev/null", O_RDONLY);
-  /* Move the result pipe out of the way first, so the dup2s cannot clobber it. */
-  int res = fcntl(res_w, F_DUPFD, 10);
-  if (devnull < 0 || res < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0 ||
-      dup2(res, PROC_RESULT_FD) < 0) {
-    int e = errno;
-    (void)!write(exec_w, &e, sizeof e);
-    _exit(127);
-  }
-  /* Close everything else the grader had open (other pipes, result files). */
-  for (int fd = PROC_RESULT_FD + 1; fd < 1024; fd++)
-    if (fd != exec_w) close(fd);
-  execv(argv[0], argv);
-  int e = errno;
-  (void)!write(exec_w, &e, sizeof e);
-  _exit(127);
-}
-
 void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   memset(r, 0, sizeof *r);
-  int out[2], err[2], res[2], ex[2];
-  if (pipe(out) || pipe(err) || pipe(res) || pipe2(ex, O_CLOEXEC)) {
+  int out[2], err[2], res[2];
+  if (pipe(out) || pipe(err) || pipe(res)) {
     r->status = PROC_SPAWN_FAILED;
     snprintf(r->spawn_error, sizeof r->spawn_error, "pipe: %s", strerror(errno));
     return;
   }
+  /* stdin /dev/null, stdout and stderr captured, the result pipe on descriptor
+   * 3; nothing else of the grader's (other pipes, result files) reaches it. */
+  const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {out[1], 1}, {err[1], 2}, {res[1], PROC_RESULT_FD}};
+  subproc_error e;
   double t0 = clock_now_s();
-  pid_t pid = fork();
-  if (pid < 0) {
-    r->status = PROC_SPAWN_FAILED;
-    snprintf(r->spawn_error, sizeof r->spawn_error, "fork: %s", strerror(errno));
-    int fds[] = {out[0], out[1], err[0], err[1], res[0], res[1], ex[0], ex[1]};
-    for (int i = 0; i < 8; i++) close(fds[i]);
-    return;
-  }
-  if (pid == 0) child(argv, out[1], err[1], res[1], ex[1]);
-  setpgid(pid, pid); /* also here, so a kill right after fork reaches the group */
+  pid_t pid = subproc_exec(argv[0], argv, fds, 4, SUBPROC_NEW_GROUP | SUBPROC_DEFAULT_SIGNALS, &e);
   close(out[1]);
   close(err[1]);
   close(res[1]);
-  close(ex[1]);
-
-  int exec_errno = 0;
-  if (read(ex[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {
+  if (e.stage != SUBPROC_STARTED) {
     r->status = PROC_SPAWN_FAILED;
-    snprintf(r->spawn_error, sizeof r->spawn_error, "%s: %s", argv[0], strerror(exec_errno));
+    subproc_error_text(&e, argv[0], r->spawn_error, sizeof r->spawn_error);
   }
-  close(ex[0]);
+  if (pid < 0) {
+    close(out[0]);
+    close(err[0]);
+    close(res[0]);
+    return;
+  }
 
   struct pollfd pf[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {res[0], POLLIN, 0}};
   capture *caps[3] = {&r->out, &r->err, &r->results};
@@ -114,7 +89,7 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   double deadline = t0 + timeout_s, grace_end = 0;
   char buf[65536];
   while (open_fds > 0 || !reaped) {
-    if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+    if (!reaped && subproc_wait_until(pid, 0, SUBPROC_KEEP, &status) == SUBPROC_ENDED) {
       reaped = 1;
       r->wall_s = clock_now_s() - t0;
       /* The child is gone; anything it left behind in its group goes too, and
@@ -147,8 +122,7 @@ void proc_run(char *const argv[], double timeout_s, proc_result *r) {
   for (int i = 0; i < 3; i++)
     if (pf[i].fd >= 0) close(pf[i].fd);
   if (!reaped) {
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    subproc_wait_until(pid, 0, SUBPROC_KILL_GROUP, &status);
     r->wall_s = clock_now_s() - t0;
   }
   if (r->status == PROC_SPAWN_FAILED) return;

@@ -4,7 +4,8 @@
  * started), stdout and stderr captured into bounded buffers (the first and the
  * last CAPTURE_KEEP bytes of each; the rest is counted and dropped), and a
  * private pipe as file descriptor 3 for result lines. The grader never blocks
- * on a child: every read is non-blocking under poll(2) with a deadline. */
+ * on a child: every read is non-blocking under poll(2) with a deadline. The
+ * fork, exec and final wait are grader/lib/subproc.h's. */
 #ifndef SCANLAB_PROC_H
 #define SCANLAB_PROC_H
 

@@ -9,12 +9,16 @@
 /* test_includes.c: the grader's modules include one another without a circle. */
 Suite *includes_suite(void);
 
+/* test_subproc.c: grader/lib/subproc.h, the one fork and exec of the course's host code. */
+Suite *subproc_suite(void);
+
 int main(void) {
   SRunner *sr = srunner_create(lib_suite());
   srunner_add_suite(sr, conf_suite());
   srunner_add_suite(sr, score_suite());
   srunner_add_suite(sr, json_suite());
   srunner_add_suite(sr, proc_suite());
+  srunner_add_suite(sr, subproc_suite());
   srunner_add_suite(sr, judge_suite());
   srunner_add_suite(sr, specs_suite());
   srunner_add_suite(sr, repo_suite());
