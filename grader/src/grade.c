@@ -83,10 +83,7 @@ static int parse_args(int argc, char **argv, options *o) {
         if (strcmp(v, "starter") && strcmp(v, "solutions")) return usage_error("--src: '%s' is not starter or solutions", v);
         o->src = v;
       } else if (!strcmp(a, "--seed")) {
-        errno = 0;
-        o->seed = strtoull(v, &end, 10);
-        if (errno || *end || *v < '0' || *v > '9' || o->seed > (1ULL << 53))
-          return usage_error("--seed: '%s' is not an unsigned integer below 2^53", v);
+        if (seed_parse(v, &o->seed) < 0) return usage_error("--seed: '%s' is not an unsigned integer below 2^53", v);
         o->have_seed = 1;
       } else if (!strcmp(a, "--jobs")) {
         long j = strtol(v, &end, 10);

@@ -16,13 +16,18 @@ int seed_from_env(uint64_t *seed, FILE *warn, char *err, size_t cap) {
     }
   }
   if (!value || !*value) return 0;
-  char *end;
-  errno = 0;
-  unsigned long long s = strtoull(value, &end, 10);
-  if (errno || *end || *value < '0' || *value > '9' || s > (1ULL << 53)) {
+  if (seed_parse(value, seed) < 0) {
     snprintf(err, cap, "%s: '%s' is not an unsigned integer below 2^53", name, value);
     return -1;
   }
-  *seed = (uint64_t)s;
   return 1;
+}
+
+int seed_parse(const char *text, uint64_t *seed) {
+  char *end;
+  errno = 0;
+  unsigned long long s = strtoull(text, &end, 10);
+  if (errno || *end || *text < '0' || *text > '9' || s > (1ULL << 53)) return -1;
+  *seed = (uint64_t)s;
+  return 0;
 }
