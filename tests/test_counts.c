@@ -1,0 +1,771 @@
+/* test_counts.c: every count the course's text states about compiled code
+ * (barriers, shared or volatile accesses, shuffles, registers) is computed
+ * from the PTX that make builds (issue 40, "counts come from the code").
+ *
+ * Scope: lectures/NN-name.md, assignments/NN-name/README.md,
+ * solutions/NN-name/ANSWERS.md. tests/README.md is the convention:
+ *   - A file is cut into blocks: runs of non-blank lines outside fenced code.
+ *   - A count tag on the lines right after a block binds a number of it:
+ *       <!-- count: "PHRASE" = WHAT BUILD KERNEL -->
+ *     PHRASE is text of the block with # where the number stands ("# barriers
+ *     and # shared accesses" binds the first #; write one tag per number);
+ *     WHAT a pattern of count_whats[] (bar.sync, bar.warp.sync, volatile,
+ *     plain-shared, shared, ld.shared, st.shared, shfl.up, shfl, registers);
+ *     BUILD solutions/NN, starter/NN (their
+ *     runner.ptx), lectures/NAME (build/lectures/NAME.ptx) or variant/NAME
+ *     (build/variants/NAME.ptx, made by grader/tests/tests.mk from
+ *     tests/fixtures/variants/NAME.patch); KERNEL the .entry the lines are
+ *     counted in. Every place the phrase occurs must state the counted number.
+ *   - A count is found by its words: a number (digits or a word from two to
+ *     twenty) followed within three words by barriers, bar.sync,
+ *     bar.warp.sync, registers, instructions, accesses, shuffles,
+ *     shfl.sync.up, or by loads/stores with shared or volatile before them.
+ *     Every count found must be a tag's #, or its block carries
+ *       <!-- counts: not compiled: REASON -->
+ *     (a count on paper, per iteration, at run time, or of another toolkit).
+ * The problems name file:line, the text's number and the counted one. Run
+ * from the repository root after `make test-builds`. */
+#include <ctype.h>
+#include <glob.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "ptx.h"
+#include "score.h"
+#include "teaching.h"
+#include "tests.h"
+
+static const char *const SCOPE[] = {"lectures/*.md", "assignments/*/README.md", "solutions/*/ANSWERS.md"};
+
+/* What a count counts: lines of a kernel's PTX matching a pattern. */
+static const struct {
+  const char *name, *pattern;
+} WHATS[] = {
+    {"bar.sync", "^[[:space:]]*(bar|barrier)\\.sync"},
+    {"bar.warp.sync", "^[[:space:]]*bar\\.warp\\.sync"},
+    {"volatile", "^[[:space:]]*(ld|st)\\.volatile\\.shared"},
+    {"plain-shared", "^[[:space:]]*(ld|st)\\.shared"},
+    {"shared", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared"},
+    {"ld.shared", "^[[:space:]]*ld(\\.volatile)?\\.shared"},
+    {"st.shared", "^[[:space:]]*st(\\.volatile)?\\.shared"},
+    {"shfl.up", "^[[:space:]]*shfl\\.sync\\.up"},
+    {"shfl", "^[[:space:]]*shfl\\.sync"},
+};
+#define N_WHATS (sizeof WHATS / sizeof *WHATS)
+
+/* ---------------------------------------------------------------- problems */
+
+typedef struct problems {
+  char **v;
+  int n;
+} problems;
+
+static void problem(problems *p, const char *file, int line, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  p->v = realloc(p->v, (size_t)(p->n + 1) * sizeof *p->v);
+  size_t len = strlen(file) + strlen(msg) + 32;
+  p->v[p->n] = malloc(len);
+  snprintf(p->v[p->n++], len, "%s:%d: %s", file, line, msg);
+}
+
+static void problems_free(problems *p) {
+  for (int i = 0; i < p->n; i++) free(p->v[i]);
+  free(p->v);
+  memset(p, 0, sizeof *p);
+}
+
+/* ---------------------------------------------------------------- numbers in words */
+
+static const char *const NUMBER_WORDS[] = {"zero",    "one",     "two",       "three",    "four",
+                                           "five",    "six",     "seven",     "eight",    "nine",
+                                           "ten",     "eleven",  "twelve",    "thirteen", "fourteen",
+                                           "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+                                           "twenty"};
+
+/* The number written at s (digits, with ,ddd groups, or a word), its length in
+ * *len; -1 when there is none. A number must not touch a letter or digit. */
+static long number_at(const char *s, size_t *len) {
+  if (isdigit((unsigned char)*s)) {
+    const char *q = s;
+    long v = 0;
+    while (isdigit((unsigned char)*q)) v = 10 * v + (*q++ - '0');
+    while (q[0] == ',' && isdigit((unsigned char)q[1]) && isdigit((unsigned char)q[2]) &&
+           isdigit((unsigned char)q[3]) && !isdigit((unsigned char)q[4])) {
+      v = 1000 * v + strtol((char[]){q[1], q[2], q[3], 0}, NULL, 10);
+      q += 4;
+    }
+    if (isalnum((unsigned char)*q) || (*q == '.' && isdigit((unsigned char)q[1]))) return -1;
+    *len = (size_t)(q - s);
+    return v;
+  }
+  for (size_t i = 0; i < sizeof NUMBER_WORDS / sizeof *NUMBER_WORDS; i++) {
+    size_t n = strlen(NUMBER_WORDS[i]);
+    if (!strncasecmp(s, NUMBER_WORDS[i], n) && !isalnum((unsigned char)s[n])) {
+      *len = n;
+      return (long)i;
+    }
+  }
+  return -1;
+}
+
+/* ---------------------------------------------------------------- blocks and tags */
+
+typedef struct tag {
+  char *phrase, *what, *build, *kernel; /* a passes tag: what is NULL, kernel holds the check's name */
+  int line;
+} tag;
+
+typedef struct block {
+  char *text; /* its lines joined by '\n' */
+  int line;   /* its first line */
+  tag *tags;
+  int n_tags;
+  char *exempt; /* the reason of a not-compiled tag, or NULL */
+} block;
+
+typedef struct blocks {
+  block *v;
+  int n;
+} blocks;
+
+static void blocks_free(blocks *b) {
+  for (int i = 0; i < b->n; i++) {
+    for (int k = 0; k < b->v[i].n_tags; k++) {
+      tag *t = &b->v[i].tags[k];
+      free(t->phrase), free(t->what), free(t->build), free(t->kernel);
+    }
+    free(b->v[i].tags);
+    free(b->v[i].text);
+    free(b->v[i].exempt);
+  }
+  free(b->v);
+  memset(b, 0, sizeof *b);
+}
+
+/* Reads a passes tag's body (after "passes:"): "PHRASE" = BUILD CHECK. */
+static int read_passes_tag(const char *s, tag *t, char *why, size_t cap) {
+  memset(t, 0, sizeof *t);
+  while (*s == ' ') s++;
+  const char *close = *s == '"' ? strchr(s + 1, '"') : NULL;
+  char build[128], check[128], extra[8];
+  if (!close || close == s + 1 || sscanf(close + 1, " = %127s %127s %7s", build, check, extra) != 2)
+    return snprintf(why, cap, "a passes tag reads <!-- passes: \"PHRASE\" = BUILD CHECK -->"), -1;
+  t->phrase = strndup(s + 1, (size_t)(close - s - 1));
+  t->build = strdup(build), t->kernel = strdup(check);
+  return 0;
+}
+
+/* Reads a count tag's body (after "count:"): "PHRASE" = WHAT BUILD KERNEL. */
+static int read_count_tag(const char *s, tag *t, char *why, size_t cap) {
+  memset(t, 0, sizeof *t);
+  while (*s == ' ') s++;
+  const char *close = *s == '"' ? strchr(s + 1, '"') : NULL;
+  if (!close || close == s + 1) return snprintf(why, cap, "a count tag reads <!-- count: \"PHRASE\" = WHAT BUILD KERNEL -->"), -1;
+  char what[64], build[128], kernel[256], extra[8];
+  if (sscanf(close + 1, " = %63s %127s %255s %7s", what, build, kernel, extra) != 3)
+    return snprintf(why, cap, "a count tag reads <!-- count: \"PHRASE\" = WHAT BUILD KERNEL -->"), -1;
+  t->phrase = strndup(s + 1, (size_t)(close - s - 1));
+  if (!strchr(t->phrase, '#')) {
+    free(t->phrase);
+    return snprintf(why, cap, "a count tag's phrase has no # where its number stands"), -1;
+  }
+  t->what = strdup(what), t->build = strdup(build), t->kernel = strdup(kernel);
+  return 0;
+}
+
+/* Cuts a Markdown text into blocks (runs of non-blank lines outside fenced
+ * code) and reads the count tags on the lines right after each. */
+static void split_blocks(const char *file, const char *text, blocks *out, problems *pr) {
+  memset(out, 0, sizeof *out);
+  int cur = -1, tagged = -1; /* the block being read; the block a tag here belongs to */
+  int in_fence = 0, in_comment = 0, lineno = 0;
+  for (const char *s = text; *s;) {
+    const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s);
+    lineno++;
+    const char *t = s;
+    while (t < end && (*t == ' ' || *t == '\t')) t++;
+    const char *te = end;
+    while (te > t && (te[-1] == ' ' || te[-1] == '\t' || te[-1] == '\r')) te--;
+    if (te - t >= 3 && (!strncmp(t, "```", 3) || !strncmp(t, "~~~", 3))) {
+      in_fence = !in_fence;
+      cur = tagged = -1;
+    } else if (in_fence) {
+    } else if (in_comment) {
+      const char *c = strstr(t, "-->");
+      if (c && c < te) in_comment = 0;
+    } else if (t == te) {
+      cur = tagged = -1;
+    } else if (te - t >= 4 && !strncmp(t, "<!--", 4)) {
+      if (cur >= 0) tagged = cur;
+      cur = -1;
+      const char *c = strstr(t, "-->");
+      if (!c || c >= te) {
+        in_comment = 1;
+      } else {
+        const char *body = t + 4;
+        while (*body == ' ') body++;
+        size_t n = (size_t)(c - body);
+        int is_passes = n >= 7 && !strncmp(body, "passes:", 7);
+        int is_count = is_passes || (n >= 6 && !strncmp(body, "count:", 6));
+        int is_counts = n >= 7 && !strncmp(body, "counts", 6) && !isalpha((unsigned char)body[6]);
+        if ((is_count || is_counts) && tagged < 0) {
+          problem(pr, file, lineno, "a count tag must be on the line right after its block");
+        } else if (is_count) {
+          char why[200];
+          char *inner = strndup(body + 6 + is_passes, n - 6 - is_passes);
+          tag tg;
+          if ((is_passes ? read_passes_tag(inner, &tg, why, sizeof why) : read_count_tag(inner, &tg, why, sizeof why)) < 0) {
+            problem(pr, file, lineno, "%s", why);
+          } else {
+            block *k = &out->v[tagged];
+            tg.line = lineno;
+            k->tags = realloc(k->tags, (size_t)(k->n_tags + 1) * sizeof *k->tags);
+            k->tags[k->n_tags++] = tg;
+          }
+          free(inner);
+        } else if (is_counts) {
+          static const char NC[] = "counts: not compiled:";
+          const char *r = body + sizeof NC - 1;
+          while (r < c && *r == ' ') r++;
+          const char *re = c;
+          while (re > r && re[-1] == ' ') re--;
+          if (n < sizeof NC - 1 || strncmp(body, NC, sizeof NC - 1) || re == r)
+            problem(pr, file, lineno, "a counts tag reads <!-- counts: not compiled: REASON -->");
+          else
+            out->v[tagged].exempt = strndup(r, (size_t)(re - r));
+        }
+      }
+    } else {
+      if (cur < 0) {
+        out->v = realloc(out->v, (size_t)(out->n + 1) * sizeof *out->v);
+        block *k = &out->v[out->n];
+        memset(k, 0, sizeof *k);
+        k->line = lineno;
+        k->text = strdup("");
+        cur = out->n++;
+      }
+      tagged = -1;
+      block *k = &out->v[cur];
+      size_t old = strlen(k->text), len = (size_t)(end - s);
+      k->text = realloc(k->text, old + len + 2);
+      if (old) k->text[old++] = '\n';
+      memcpy(k->text + old, s, len);
+      k->text[old + len] = 0;
+    }
+    s = nl ? nl + 1 : end;
+  }
+}
+
+/* The line of offset off in a block. */
+static int line_of(const block *k, size_t off) {
+  int line = k->line;
+  for (size_t i = 0; i < off && k->text[i]; i++) line += k->text[i] == '\n';
+  return line;
+}
+
+/* ---------------------------------------------------------------- phrases */
+
+/* Whether phrase matches text at s: a space of the phrase matches any run of
+ * spaces and line breaks, # a number. On a match, *end is where it ends and
+ * *num_off / *value the number's offset (from s) and value. */
+static int phrase_at(const char *s, const char *phrase, const char **end, size_t *num_off, long *value) {
+  const char *p = s, *q = phrase;
+  int have = 0;
+  while (*q) {
+    if (*q == ' ') {
+      if (*p != ' ' && *p != '\n') return 0;
+      while (*p == ' ' || *p == '\n') p++;
+      while (*q == ' ') q++;
+    } else if (*q == '#') {
+      size_t len;
+      long v = number_at(p, &len);
+      if (v < 0 || (p > s && isalnum((unsigned char)p[-1]))) return 0;
+      if (!have) *num_off = (size_t)(p - s), *value = v, have = 1;
+      p += len, q++;
+    } else if (*p == *q) {
+      p++, q++;
+    } else {
+      return 0;
+    }
+  }
+  *end = p;
+  if (!have) *num_off = (size_t)-1;
+  return 1;
+}
+
+/* ---------------------------------------------------------------- counting */
+
+/* The PTX file a BUILD names, under root; NULL (and why) when BUILD is not one. */
+static char *build_ptx(const char *root, const char *build, char *why, size_t cap) {
+  char path[1024];
+  if (!strncmp(build, "solutions/", 10) || !strncmp(build, "starter/", 8)) {
+    const char *nn = strchr(build, '/') + 1;
+    char pattern[1024];
+    glob_t g;
+    snprintf(pattern, sizeof pattern, "%s/assignments/%.2s-*", root, nn);
+    if (strlen(nn) != 2 || glob(pattern, 0, NULL, &g) || g.gl_pathc != 1) {
+      snprintf(why, cap, "build %s: NN must name one assignment (solutions/01, starter/02)", build);
+      return NULL;
+    }
+    snprintf(path, sizeof path, "%s/build/%.*s/%s/runner.ptx", root, (int)(nn - build - 1), build, strrchr(g.gl_pathv[0], '/') + 1);
+    globfree(&g);
+  } else if (!strncmp(build, "lectures/", 9) && build[9]) {
+    snprintf(path, sizeof path, "%s/build/lectures/%s.ptx", root, build + 9);
+  } else if (!strncmp(build, "build/", 6) && strlen(build) > 10 && !strcmp(build + strlen(build) - 4, ".ptx")) {
+    snprintf(path, sizeof path, "%s/%s", root, build);
+  } else if (!strncmp(build, "variant/", 8) && build[8]) {
+    snprintf(path, sizeof path, "%s/tests/fixtures/variants/%s.patch", root, build + 8);
+    char *patch = read_text(path);
+    if (!patch) {
+      snprintf(why, cap, "build %s: tests/fixtures/variants/%s.patch is missing", build, build + 8);
+      return NULL;
+    }
+    free(patch);
+    snprintf(path, sizeof path, "%s/build/variants/%s.ptx", root, build + 8);
+  } else {
+    snprintf(why, cap, "build %s: not solutions/NN, starter/NN, lectures/NAME, variant/NAME or build/PATH.ptx", build);
+    return NULL;
+  }
+  return strdup(path);
+}
+
+/* The registers a thread of kernel uses, by ptxas -v for sm_90 on the PTX
+ * (the toolkit of $NVCC, else /usr/local/cuda); -1 with why. */
+static long ptx_registers(const char *ptx, const char *kernel, char *why, size_t cap) {
+  static char *cached_path, *cached_out; /* ptxas takes a second or two on 04's PTX: once a file */
+  if (!cached_path || strcmp(cached_path, ptx)) {
+    const char *nvcc = getenv("NVCC");
+    char ptxas[1024], cmd[3072];
+    if (nvcc && strrchr(nvcc, '/'))
+      snprintf(ptxas, sizeof ptxas, "%.*s/ptxas", (int)(strrchr(nvcc, '/') - nvcc), nvcc);
+    else
+      snprintf(ptxas, sizeof ptxas, "/usr/local/cuda/bin/ptxas");
+    char *dir = make_temp_dir("counts-ptxas");
+    snprintf(cmd, sizeof cmd, "'%s' -v -arch=sm_90 '%s' -o '%s/out.cubin' > '%s/log' 2>&1", ptxas, ptx, dir, dir);
+    int rc = run_shell(cmd);
+    snprintf(cmd, sizeof cmd, "%s/log", dir);
+    free(cached_path), free(cached_out);
+    cached_path = strdup(ptx);
+    cached_out = read_text(cmd);
+    remove_dir(dir);
+    free(dir);
+    if (rc || !cached_out) {
+      snprintf(why, cap, "count tag: %s -v -arch=sm_90 %s failed: %.200s", ptxas, ptx, cached_out ? cached_out : "");
+      free(cached_path), cached_path = NULL;
+      return -1;
+    }
+  }
+  char entry[512];
+  snprintf(entry, sizeof entry, "Compiling entry function '%s' for", kernel);
+  const char *e = strstr(cached_out, entry), *used = e ? strstr(e, "Used ") : NULL;
+  if (!used) {
+    snprintf(why, cap, "count tag: ptxas -v says nothing of kernel '%s' in %s", kernel, ptx);
+    return -1;
+  }
+  return strtol(used + 5, NULL, 10);
+}
+
+/* Counts what a tag names; -1 with why when it cannot. */
+static long tag_count(const char *root, const tag *t, char *why, size_t cap) {
+  if (!strcmp(t->what, "registers")) {
+    char *ptx = build_ptx(root, t->build, why, cap);
+    long n = ptx ? ptx_registers(ptx, t->kernel, why, cap) : -1;
+    free(ptx);
+    return n;
+  }
+  const char *pattern = NULL;
+  for (size_t i = 0; i < N_WHATS; i++)
+    if (!strcmp(WHATS[i].name, t->what)) pattern = WHATS[i].pattern;
+  if (!pattern) {
+    snprintf(why, cap, "count tag: %s is not one of bar.sync, bar.warp.sync, volatile, plain-shared, shared, ld.shared, st.shared, shfl.up, shfl, registers", t->what);
+    return -1;
+  }
+  char *ptx = build_ptx(root, t->build, why, cap);
+  if (!ptx) return -1;
+  char err[512];
+  long n = ptx_count(ptx, t->kernel, pattern, err, sizeof err);
+  if (n < 0) snprintf(why, cap, "count tag: %s (make test-builds makes it)", err);
+  free(ptx);
+  return n;
+}
+
+/* The assignment folder (assignments/NN-name) a build is of; 0, or -1 with why. */
+static int build_assignment(const char *root, const char *build, char *out, size_t cap, char *why, size_t wcap) {
+  char nn[3] = "";
+  if (!strncmp(build, "solutions/", 10) || !strncmp(build, "starter/", 8)) {
+    snprintf(nn, sizeof nn, "%s", strchr(build, '/') + 1);
+  } else if (!strncmp(build, "variant/", 8)) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/variants/%s.patch", root, build + 8);
+    char *patch = read_text(path);
+    const char *m = patch ? strstr(patch, "\n--- ") : NULL, *slash = m ? strchr(m + 5, '/') : NULL;
+    if (slash) snprintf(nn, sizeof nn, "%s", slash + 1);
+    free(patch);
+  }
+  glob_t g;
+  char pattern[1024];
+  snprintf(pattern, sizeof pattern, "%s/assignments/%s-*", root, nn);
+  if (!*nn || glob(pattern, 0, NULL, &g) || g.gl_pathc != 1) {
+    snprintf(why, wcap, "passes tag: build %s names no one assignment (solutions/NN, starter/NN, variant/NAME)", build);
+    return -1;
+  }
+  snprintf(out, cap, "%s", g.gl_pathv[0]);
+  globfree(&g);
+  return 0;
+}
+
+/* Whether a build passes a ptx check of its assignment's grade.conf: 1 or 0,
+ * with what it counted in got; -1 with why when it cannot tell. */
+static int tag_passes(const char *root, const tag *t, char *got, size_t gcap, char *why, size_t cap) {
+  char dir[1024], path[1100], err[512];
+  if (build_assignment(root, t->build, dir, sizeof dir, why, cap)) return -1;
+  snprintf(path, sizeof path, "%s/grade.conf", dir);
+  assignment_conf *a = calloc(1, sizeof *a);
+  int rc = -1;
+  if (conf_load(path, a, err, sizeof err)) {
+    snprintf(why, cap, "passes tag: %s", err);
+  } else {
+    const check_conf *c = NULL;
+    for (int i = 0; i < a->n_checks; i++)
+      if (!strcmp(a->checks[i].name, t->kernel)) c = &a->checks[i];
+    char *ptx = NULL;
+    if (!c || c->kind != KIND_PTX) {
+      snprintf(why, cap, "passes tag: %s has no ptx check [%s]", path + strlen(root) + 1, t->kernel);
+    } else if ((ptx = build_ptx(root, t->build, why, cap))) {
+      long n = ptx_count(ptx, c->kernel, c->pattern, err, sizeof err);
+      char bounds[64];
+      score_describe_bounds(c->min, c->max, bounds, sizeof bounds);
+      if (n < 0)
+        snprintf(why, cap, "passes tag: %s (make test-builds makes it)", err);
+      else
+        rc = score_in_bounds((double)n, c->min, c->max), snprintf(got, gcap, "%ld lines of %s match, [%s] wants %s", n, c->kernel, c->name, bounds);
+    }
+    free(ptx);
+  }
+  free(a);
+  return rc;
+}
+
+/* tests/counts-known-wrong.txt: the tags whose text is wrong today and is being
+ * fixed elsewhere, FILE "PHRASE" a line. Their problem is expected (so the
+ * test shows it catches them); one that passes must leave the list. */
+static const char KNOWN_WRONG[] = "tests/counts-known-wrong.txt";
+typedef struct known {
+  char **entry; /* "FILE \"PHRASE\"" */
+  int *line, *hit, n;
+} known;
+static known *known_wrong; /* NULL: every problem counts (the fixtures) */
+
+static int known_wrong_hit(const char *file, const char *phrase) {
+  if (!known_wrong) return 0;
+  char key[1024];
+  snprintf(key, sizeof key, "%s \"%s\"", file, phrase);
+  for (int i = 0; i < known_wrong->n; i++)
+    if (!strcmp(known_wrong->entry[i], key)) return ++known_wrong->hit[i];
+  return 0;
+}
+
+/* ---------------------------------------------------------------- finding counts */
+
+/* A word of a block: where it starts and ends, without backticks or punctuation. */
+typedef struct word {
+  size_t off, len;
+  int stop; /* a sentence or clause ends after it */
+} word;
+
+static int words_of(const char *text, word **out) {
+  int n = 0;
+  *out = NULL;
+  for (const char *p = text; *p;) {
+    while (*p == ' ' || *p == '\n' || *p == '\t') p++;
+    if (!*p) break;
+    const char *e = p;
+    while (*e && *e != ' ' && *e != '\n' && *e != '\t') e++;
+    const char *a = p, *b = e;
+    while (a < b && strchr("`*_([\"'", *a)) a++;
+    while (b > a && strchr("`*_)]\"',.;:!?", b[-1])) b--;
+    /* a clause ends after it, or it is an operator ("1 + 2 x 5 = 11") */
+    int stop = (e > p && strchr(".,;:!?|", e[-1]) != NULL) || (e - p == 1 && strchr("=+x-", *p) != NULL);
+    *out = realloc(*out, (size_t)(n + 1) * sizeof **out);
+    (*out)[n++] = (word){(size_t)(a - text), (size_t)(b - a), stop};
+    p = e;
+  }
+  return n;
+}
+
+static int word_is(const char *text, const word *w, const char *const *list) {
+  for (; *list; list++)
+    if (strlen(*list) == w->len && !strncasecmp(text + w->off, *list, w->len)) return 1;
+  return 0;
+}
+
+static const char *const NOUNS[] = {"barrier",   "barriers",  "bar.sync",     "bar.warp.sync",   "barrier.sync",
+                                    "registers", "instructions", "accesses", "shuffles", "shfl.sync.up",
+                                    "shfl.sync.up.b32", NULL};
+static const char *const MEMORY_NOUNS[] = {"loads", "stores", "loads/stores", "load/store", NULL};
+static const char *const MEMORY_WORDS[] = {"shared", "volatile", "shared-memory", NULL};
+
+/* The counts of compiled code a block states: the offsets of their numbers. */
+static int find_counts(const char *text, size_t *offs, long *values, int max) {
+  word *w;
+  int nw = words_of(text, &w), n = 0;
+  for (int i = 0; i < nw && n < max; i++) {
+    size_t len;
+    long v = number_at(text + w[i].off, &len);
+    /* "one barrier per step", "two accesses": a design, not a count; digits and five.. are counts */
+    if (v < 0 || len != w[i].len || w[i].stop || (!isdigit((unsigned char)text[w[i].off]) && v < 5)) continue;
+    int memory = 0;
+    for (int k = i + 1; k < nw && k <= i + 3; k++) {
+      if (word_is(text, &w[k], MEMORY_WORDS)) memory = 1;
+      if (word_is(text, &w[k], NOUNS) || (memory && word_is(text, &w[k], MEMORY_NOUNS))) {
+        offs[n] = w[i].off, values[n++] = v;
+        break;
+      }
+      if (w[k].stop || text[w[k].off] == '|') break;
+    }
+  }
+  free(w);
+  return n;
+}
+
+/* ---------------------------------------------------------------- one file */
+
+static void check_block(const char *root, const char *file, const block *k, problems *pr) {
+  enum { MAX = 64 };
+  size_t bound[MAX];
+  int n_bound = 0;
+  for (int i = 0; i < k->n_tags; i++) {
+    const tag *t = &k->tags[i];
+    char why[1024], got[256];
+    if (!t->what) { /* a passes tag */
+      const char *end;
+      size_t off;
+      long v;
+      int found = 0;
+      for (const char *s = k->text; *s && !found; s++) found = phrase_at(s, t->phrase, &end, &off, &v);
+      int ok = found ? tag_passes(root, t, got, sizeof got, why, sizeof why) : 0;
+      if (!found)
+        problem(pr, file, t->line, "passes tag: \"%s\" is not in the block above it", t->phrase);
+      else if (ok < 0)
+        problem(pr, file, t->line, "%s", why);
+      else if (!ok && !known_wrong_hit(file, t->phrase))
+        problem(pr, file, t->line, "\"%s\": %s fails %s: %s", t->phrase, t->build, t->kernel, got);
+      continue;
+    }
+    long want = tag_count(root, t, why, sizeof why);
+    if (want < 0) {
+      problem(pr, file, t->line, "%s", why);
+      continue;
+    }
+    int found = 0;
+    for (const char *s = k->text; *s; s++) {
+      const char *end;
+      size_t off = 0;
+      long v = -1;
+      int word_start = isalnum((unsigned char)t->phrase[0]) || t->phrase[0] == '#';
+      if ((word_start && s > k->text && isalnum((unsigned char)s[-1])) || !phrase_at(s, t->phrase, &end, &off, &v) ||
+          off == (size_t)-1)
+        continue;
+      found++;
+      size_t at = (size_t)(s - k->text) + off;
+      if (n_bound < MAX) bound[n_bound++] = at;
+      if (v != want && !known_wrong_hit(file, t->phrase))
+        problem(pr, file, line_of(k, at), "\"%s\": the text says %ld, the PTX has %ld (%s lines of %s in %s)", t->phrase, v,
+                want, t->what, t->kernel, t->build);
+    }
+    if (!found) problem(pr, file, t->line, "count tag: \"%s\" is not in the block above it (# stands for a number)", t->phrase);
+  }
+  if (k->exempt) return;
+  size_t offs[MAX];
+  long values[MAX];
+  int n = find_counts(k->text, offs, values, MAX);
+  for (int i = 0; i < n; i++) {
+    int ok = 0;
+    for (int j = 0; j < n_bound && !ok; j++) ok = bound[j] == offs[i];
+    if (ok) continue;
+    size_t e = offs[i];
+    while (k->text[e] && k->text[e] != '\n' && e < offs[i] + 40) e++;
+    problem(pr, file, line_of(k, offs[i]),
+            "\"%.*s\": a count of compiled code with no count tag (or <!-- counts: not compiled: REASON -->; tests/README.md)",
+            (int)(e - offs[i]), k->text + offs[i]);
+  }
+}
+
+/* Checks one Markdown file (path relative to root); returns how many counts it binds. */
+static int check_markdown(const char *root, const char *file, problems *pr) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", root, file);
+  char *text = read_text(path);
+  if (!text) {
+    problem(pr, file, 0, "cannot read it");
+    return 0;
+  }
+  blocks b;
+  split_blocks(file, text, &b, pr);
+  int tags = 0;
+  for (int i = 0; i < b.n; i++) {
+    check_block(root, file, &b.v[i], pr);
+    tags += b.v[i].n_tags;
+  }
+  blocks_free(&b);
+  free(text);
+  return tags;
+}
+
+static void fail_with(const problems *pr) {
+  char msg[3500];
+  int len = snprintf(msg, sizeof msg, "%d problems binding counts to the PTX (tests/README.md):", pr->n);
+  for (int i = 0; i < pr->n; i++) {
+    fprintf(stderr, "%s\n", pr->v[i]);
+    if (len < (int)sizeof msg - 300) len += snprintf(msg + len, sizeof msg - (size_t)len, "\n  %s", pr->v[i]);
+  }
+  fflush(stderr);
+  ck_abort_msg("%s", msg);
+}
+
+START_TEST(test_counts_bound) {
+  glob_t g;
+  memset(&g, 0, sizeof g);
+  for (size_t i = 0; i < sizeof SCOPE / sizeof *SCOPE; i++) glob(SCOPE[i], i ? GLOB_APPEND : 0, NULL, &g);
+  ck_assert_msg(g.gl_pathc > 10, "only %zu Markdown files in scope: run from the repository root", g.gl_pathc);
+  const char *only = getenv("COUNTS_ONLY");
+  problems pr = {0};
+  known kw = {0};
+  char *list = read_text(KNOWN_WRONG);
+  ck_assert_msg(list != NULL, "%s is missing (an empty list is a file with no entries)", KNOWN_WRONG);
+  int lineno = 0;
+  for (char *line = list, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    lineno++;
+    if (!*line || *line == '#') continue;
+    kw.entry = realloc(kw.entry, (size_t)(kw.n + 1) * sizeof *kw.entry);
+    kw.line = realloc(kw.line, (size_t)(kw.n + 1) * sizeof *kw.line);
+    kw.hit = realloc(kw.hit, (size_t)(kw.n + 1) * sizeof *kw.hit);
+    kw.entry[kw.n] = strdup(line), kw.line[kw.n] = lineno, kw.hit[kw.n++] = 0;
+  }
+  free(list);
+  known_wrong = &kw;
+  int tags = 0;
+  for (size_t i = 0; i < g.gl_pathc; i++)
+    if (!only || !strcmp(only, g.gl_pathv[i])) tags += check_markdown(".", g.gl_pathv[i], &pr);
+  known_wrong = NULL;
+  for (int i = 0; i < kw.n; i++) {
+    if (!kw.hit[i] && (!only || !strncmp(kw.entry[i], only, strlen(only))))
+      problem(&pr, KNOWN_WRONG, kw.line[i], "%s: its text and the PTX agree now: take it off the list", kw.entry[i]);
+    else if (kw.hit[i])
+      printf("counts: known wrong, caught: %s\n", kw.entry[i]);
+    free(kw.entry[i]);
+  }
+  free(kw.entry), free(kw.line), free(kw.hit);
+  printf("counts: %d counts bound to the PTX in %zu files\n", tags, g.gl_pathc);
+  fflush(stdout);
+  if (pr.n) fail_with(&pr);
+  ck_assert_msg(only || tags >= 10, "only %d count tags: the binding was lost", tags);
+  problems_free(&pr);
+  globfree(&g);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the checker on fixtures */
+
+/* A fixture course: a PTX file with one kernel, an assignment folder, a variant patch, the note. */
+static char *check_fixture(const char *note) {
+  char *dir = make_temp_dir("counts"), path[1024];
+  static const char PTX[] = ".visible .entry scan_k(\n)\n{\n\tld.volatile.shared.u32 %r1, [%r2];\n"
+                            "\tst.volatile.shared.u32 [%r2], %r1;\n\tst.shared.u32 [%r2], %r1;\n\tbar.sync 0;\n"
+                            "\tbar.warp.sync -1;\n\tbarrier.sync.aligned 0;\n}\n";
+  snprintf(path, sizeof path, "%s/build/solutions/01-x/runner.ptx", dir);
+  write_text(path, PTX, 0);
+  snprintf(path, sizeof path, "%s/assignments/01-x/grade.conf", dir);
+  write_text(path, "[assignment]\nname = 01-x\ntitle = x\n\n[ptx-bar]\nkind = ptx\ntitle = two barriers\nkernel = scan_k\n"
+                   "pattern = (bar|barrier)\\.sync\nmin = 1\nmax = 1\npoints = 5\n", 0);
+  snprintf(path, sizeof path, "%s/tests/fixtures/variants/v.patch", dir);
+  write_text(path, "a variant\n--- starter/01-x/x.cu\n+++ starter/01-x/x.cu\n", 0);
+  snprintf(path, sizeof path, "%s/build/variants/v.ptx", dir);
+  write_text(path, ".entry scan_k(\n)\n{\n\tbar.sync 0;\n}\n", 0);
+  snprintf(path, sizeof path, "%s/note.md", dir);
+  write_text(path, note, 0);
+  problems pr = {0};
+  check_markdown(dir, "note.md", &pr);
+  size_t len = 1;
+  for (int i = 0; i < pr.n; i++) len += strlen(pr.v[i]) + 1;
+  char *all = calloc(1, len);
+  for (int i = 0; i < pr.n; i++) strcat(strcat(all, pr.v[i]), "\n");
+  problems_free(&pr);
+  remove_dir(dir);
+  free(dir);
+  return all;
+}
+
+#define EXPECT_CLEAN(note)                                                      \
+  do {                                                                          \
+    char *got_ = check_fixture(note);                                           \
+    ck_assert_msg(!*got_, "expected no problem in:\n%s\ngot:\n%s", note, got_); \
+    free(got_);                                                                 \
+  } while (0)
+#define EXPECT_PROBLEM(note, want)                                                                     \
+  do {                                                                                                 \
+    char *got_ = check_fixture(note);                                                                  \
+    ck_assert_msg(strstr(got_, want), "expected a problem '%s' in:\n%s\ngot:\n%s", want, note, got_); \
+    free(got_);                                                                                        \
+  } while (0)
+
+START_TEST(test_counts_found) {
+  size_t offs[8];
+  long v[8];
+  const char *t = "It has 18 volatile shared-memory\ninstructions, eleven `bar.sync` and 3 shared loads; 2 loads; "
+                  "one barrier per step; 65,536 loads; 2 steps. 4 registers";
+  ck_assert_int_eq(find_counts(t, offs, v, 8), 4);
+  ck_assert_int_eq(v[0], 18);
+  ck_assert_int_eq(v[1], 11);
+  ck_assert_int_eq(v[2], 3);
+  ck_assert_int_eq(v[3], 4);
+  ck_assert_int_eq((int)offs[1], (int)(strstr(t, "eleven") - t));
+}
+END_TEST
+
+START_TEST(test_counts_checked) {
+  /* digits, words, several numbers in one block, a phrase over a line break */
+  EXPECT_CLEAN("The kernel has 2 volatile\naccesses and two `bar.sync`.\n"
+               "<!-- count: \"# volatile accesses\" = volatile solutions/01 scan_k -->\n"
+               "<!-- source: docs/results/x.txt -->\n"
+               "<!-- count: \"# `bar.sync`\" = bar.sync solutions/01 scan_k -->\n");
+  EXPECT_CLEAN("The kernel has 2 `bar.sync`.\n<!-- count: \"# `bar.sync`\" = bar.sync solutions/01 scan_k -->\n");
+  EXPECT_CLEAN("Dropping it leaves 1 barrier: 1.\n<!-- count: \"leaves # barrier\" = bar.sync variant/v scan_k -->\n");
+  /* a planted wrong number: file:line, the text's number, the counted one */
+  EXPECT_PROBLEM("Intro.\n\nThe kernel has\n4 shared accesses.\n<!-- count: \"# shared accesses\" = shared solutions/01 scan_k -->\n",
+                 "note.md:4: \"# shared accesses\": the text says 4, the PTX has 3 (shared lines of scan_k in solutions/01)");
+  /* a count with no tag, and one exempted */
+  EXPECT_PROBLEM("A step has nine barriers.\n", "note.md:1: \"nine barriers.\": a count of compiled code with no count tag");
+  EXPECT_CLEAN("A step has 9 barriers.\n<!-- counts: not compiled: per step of the source -->\n");
+  /* tags that cannot be read or counted */
+  EXPECT_PROBLEM("x\n\n<!-- count: \"# x\" = shared solutions/01 scan_k -->\n", "note.md:3: a count tag must be on the line right after");
+  EXPECT_PROBLEM("has 3 `bar.sync`\n<!-- count: \"# bar.sync\" = bar.sync solutions/01 scan_k -->\n",
+                 "count tag: \"# bar.sync\" is not in the block above it");
+  EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = loads solutions/01 scan_k -->\n", "count tag: loads is not one of");
+  EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = shared solutions/01 other_k -->\n", "kernel 'other_k' not found");
+  EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = shared variant/w scan_k -->\n", "tests/fixtures/variants/w.patch is missing");
+  EXPECT_PROBLEM("has 3 x\n<!-- count: \"3 x\" = shared solutions/01 scan_k -->\n", "phrase has no #");
+  /* a variant the text calls a fix must pass the check: v has one bar.sync, solutions/01 two */
+  EXPECT_CLEAN("Then add a barrier.\n<!-- passes: \"add a barrier\" = variant/v ptx-bar -->\n");
+  EXPECT_PROBLEM("Then add a barrier.\n<!-- passes: \"add a barrier\" = solutions/01 ptx-bar -->\n",
+                 "note.md:2: \"add a barrier\": solutions/01 fails ptx-bar: 2 lines of scan_k match, [ptx-bar] wants exactly 1");
+  EXPECT_PROBLEM("Then add a barrier.\n<!-- passes: \"add two\" = variant/v ptx-bar -->\n", "passes tag: \"add two\" is not in the block");
+  EXPECT_PROBLEM("Then add a barrier.\n<!-- passes: \"add a barrier\" = variant/v ptx-none -->\n", "has no ptx check [ptx-none]");
+}
+END_TEST
+
+void teaching_counts_tests(TCase *t) {
+  tcase_add_test(t, test_counts_found);
+  tcase_add_test(t, test_counts_checked);
+  tcase_add_test(t, test_counts_bound);
+}
