@@ -13,7 +13,8 @@
  *     (test_guide_rows.c);
  *   - what lecture 01 says about its examples' PTX (test_lecture01.c);
  *   - every count of compiled code the texts state, from the PTX (test_counts.c);
- *   - no lecture or handout states the answer to a written question (test_questions.c).
+ *   - no lecture or handout states the answer to a written question (test_questions.c);
+ *   - each handout says which design earns which perf points (test_full_marks.c).
  * Their shared helpers are teaching_support.c's. Run from the repository root
  * after `make test-builds`. */
 #include "course.h"
@@ -32,6 +33,7 @@ Suite *teaching_suite(void) {
   teaching_lecture01_tests(t);
   teaching_counts_tests(t);
   teaching_questions_tests(t);
+  teaching_full_marks_tests(t);
   suite_add_tcase(s, t);
   return s;
 }
