@@ -212,13 +212,13 @@ static void solution_shape_free(solution_shape *s) {
   shape_free(&s->skeleton);
 }
 
-/* Whether code has a solution's shape; why says where (line of code). */
-static int shape_leaks(const char *code, const solution_shape *sol, char *why, size_t cap) {
+/* Whether code has a solution's shape; why says where (base: the line code starts at in its file). */
+static int shape_leaks(const char *code, int base, const solution_shape *sol, char *why, size_t cap) {
   shape tokens = shape_of(code);
   int at, run = shape_shared_run(&tokens, &sol->windows, &at);
   if (run >= SHAPE_RUN) {
-    snprintf(why, cap, "%d tokens in a row from its line %d are the solution's, names and operators aside",
-             SHAPE_WINDOW + run - 1, tokens.line[at]);
+    snprintf(why, cap, "%d tokens in a row from line %d are the solution's, names and operators aside",
+             SHAPE_WINDOW + run - 1, base + tokens.line[at] - 1);
     shape_free(&tokens);
     return 1;
   }
@@ -230,9 +230,9 @@ static int shape_leaks(const char *code, const solution_shape *sol, char *why, s
       if (end[i] - start[i] < SKELETON_MIN || sol->end[j] - sol->start[j] < SKELETON_MIN) continue;
       double r = skeleton_similarity(&sk, start[i], end[i], &sol->skeleton, sol->start[j], sol->end[j]);
       if (r >= SKELETON_SAME)
-        leak = 1, snprintf(why, cap, "the function at its line %d has the loads, stores and barriers of the solution's at "
+        leak = 1, snprintf(why, cap, "the function at line %d has the loads, stores and barriers of the solution's at "
                                      "line %d (similarity %.2f)",
-                           sk.line[start[i]], sol->skeleton.line[sol->start[j]], r);
+                           base + sk.line[start[i]] - 1, sol->skeleton.line[sol->start[j]], r);
     }
   shape_free(&sk);
   return leak;
@@ -289,7 +289,7 @@ static void scan_fence(const char *code, int line, void *ctx) {
   shape_scan *sc = ctx;
   for (size_t j = 0; j < sc->n_sol; j++) {
     char why[512];
-    if (shape_leaks(code, &sc->sol[j], why, sizeof why)) catch_pair(sc->caught, sc->note, line, sc->sol_name[j], why);
+    if (shape_leaks(code, line, &sc->sol[j], why, sizeof why)) catch_pair(sc->caught, sc->note, line, sc->sol_name[j], why);
   }
 }
 
@@ -472,12 +472,12 @@ static const char ONE_BARRIER[] = "int g(int x, int *a, int *b) {\n  const unsig
 START_TEST(test_leak_detector_catches_other_shapes) {
   solution_shape steps = solution_shape_of(SOL_STEPS), warp = solution_shape_of(SOL_WARP);
   char why[512];
-  ck_assert_msg(shape_leaks(MAX_STEPS, &steps, why, sizeof why), "a renamed max copy of the steps was not caught");
+  ck_assert_msg(shape_leaks(MAX_STEPS, 1, &steps, why, sizeof why), "a renamed max copy of the steps was not caught");
   ck_assert_msg(strstr(why, "tokens in a row"), "%s", why);
-  ck_assert_msg(shape_leaks(MAX_WARP, &warp, why, sizeof why), "lecture 01's old __syncwarp max scan was not caught");
+  ck_assert_msg(shape_leaks(MAX_WARP, 1, &warp, why, sizeof why), "lecture 01's old __syncwarp max scan was not caught");
   ck_assert_msg(strstr(why, "loads, stores and barriers"), "%s", why);
-  ck_assert_msg(!shape_leaks(ONE_BARRIER, &warp, why, sizeof why), "a different access order was taken for task 3a: %s", why);
-  ck_assert_msg(!shape_leaks(OTHER_CODE, &warp, why, sizeof why), "a max shuffle loop was taken for task 3a: %s", why);
+  ck_assert_msg(!shape_leaks(ONE_BARRIER, 1, &warp, why, sizeof why), "a different access order was taken for task 3a: %s", why);
+  ck_assert_msg(!shape_leaks(OTHER_CODE, 1, &warp, why, sizeof why), "a max shuffle loop was taken for task 3a: %s", why);
   solution_shape_free(&steps);
   solution_shape_free(&warp);
 }
