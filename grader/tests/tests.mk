@@ -112,7 +112,7 @@ $(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solu
 	@rm -rf $(B)/variants/$* && mkdir -p $(B)/variants/$*
 	@src=$$(sed -n 's/^--- \([^[:space:]]*\).*/\1/p' $< | head -1); a=$$(echo "$$src" | cut -d/ -f2); d=$(B)/variants/$*; \
 	  test -f "$$src" || { echo "$<: --- names $$src, not a file" >&2; exit 1; }; \
-	  patch -s -o $$d/$$(basename $$src) $$src $< || { echo "$<: does not apply to $$src" >&2; exit 1; }; \
+	  patch -s -F0 -o $$d/$$(basename $$src) $$src $< || { echo "$<: does not apply to $$src" >&2; exit 1; }; \
 	  case " $(INLINE_ASSIGNMENTS) " in \
 	    *" $$a "*) in=assignments/$$a/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
 	    *) in=$$d/$$(basename $$src); inc=-I$$(dirname $$src) ;; esac; \
