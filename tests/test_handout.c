@@ -191,6 +191,9 @@ START_TEST(test_handout_has_no_solution) {
   /* The reference's tuning record answers handout 04's task 3: instructors only. */
   snprintf(cmd, sizeof cmd, "cd '%s' && test ! -e docs/tuning-04.md && test -z \"$(find docs/results -name 'tuning-*')\"", root);
   ck_assert_msg(run_shell(cmd) == 0, "the handout holds docs/tuning-04.md or docs/results/tuning-*");
+  /* The count test's variants (tests/fixtures/variants/) are patches of the solutions. */
+  snprintf(cmd, sizeof cmd, "cd '%s' && test ! -e tests/fixtures/variants", root);
+  ck_assert_msg(run_shell(cmd) == 0, "the handout holds tests/fixtures/variants/, whose patches quote the solutions");
   scan s;
   scan_init(&s);
   walk(root, scan_file, &s);

@@ -11,7 +11,10 @@
  *     questions' points those of the rubrics of ANSWERS.md (test_rubrics.c);
  *   - the student guide's sample runs name real checks, points and kernels
  *     (test_guide_rows.c);
- *   - what lecture 01 says about its examples' PTX (test_lecture01.c).
+ *   - what lecture 01 says about its examples' PTX (test_lecture01.c);
+ *   - every count of compiled code the texts state, from the PTX (test_counts.c);
+ *   - no lecture or handout states the answer to a written question (test_questions.c);
+ *   - each handout says which design earns which perf points (test_full_marks.c).
  * Their shared helpers are teaching_support.c's. Run from the repository root
  * after `make test-builds`. */
 #include "course.h"
@@ -28,6 +31,9 @@ Suite *teaching_suite(void) {
   teaching_rubrics_tests(t);
   teaching_guide_rows_tests(t);
   teaching_lecture01_tests(t);
+  teaching_counts_tests(t);
+  teaching_questions_tests(t);
+  teaching_full_marks_tests(t);
   suite_add_tcase(s, t);
   return s;
 }

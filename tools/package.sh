@@ -36,6 +36,8 @@ git ls-files -z --cached |
       solutions/* | grader/tests/gpu-faults/* | grader/tests/adversarial/* | research/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
       # The reference's tuning record answers handout 04's task 3 and its questions: instructors only.
       docs/tuning-04.md | docs/results/tuning-0*) continue ;;
+      # The variants test_counts.c compiles are patches of the solutions: their context is solution code.
+      tests/fixtures/variants/*) continue ;;
     esac
     [ -f "$f" ] && printf '%s\0' "$f" # tracked but deleted files are skipped
   done | xargs -0 cp --parents -p -t "$stage"

@@ -64,7 +64,7 @@ $(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/
 .PHONY: test-builds test-run
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).
 test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
+	@$(MAKE) $(ALL_BUILDS) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== unit tests (Check)"
@@ -78,9 +78,10 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== make test: all passed"
 
 # The PTX of the 04 GPU fault whose bug is in a function the reference itself
-# no longer calls, for the check that the fault's kernels call it (test_repo.c).
-GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx
-$(GPU_FAULT_PTX): grader/tests/gpu-faults/lookback-lastrow/04-large-scan/large_scan.cu \
+# no longer calls, for the check that the fault's kernels call it (test_repo.c),
+# and of the deadlock fault, whose registers answers 04 quotes (test_counts.c).
+GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx $(B)/gpu-faults/lookback-deadlock/04-large-scan/student.ptx
+$(GPU_FAULT_PTX): $(B)/gpu-faults/%/04-large-scan/student.ptx: grader/tests/gpu-faults/%/04-large-scan/large_scan.cu \
                   $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Iassignments/04-large-scan $< -o $@
@@ -100,3 +101,19 @@ $(B)/gpu-faults/%/runner: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNE
 	  *) $(NVCC) $(STUDENT_NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
 	     $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
 	esac
+
+# The variants of a starter or solution that the texts discuss ("drop the last
+# store", "a one-word change"), for the count tags of tests/test_counts.c:
+# tests/fixtures/variants/NAME.patch, a unified diff against the file its
+# `--- PATH` line names, applied into build/variants/NAME/ and compiled to PTX as
+# the ptx checks compile that file (runner.cu including it for 01-03).
+VARIANT_PTX := $(patsubst tests/fixtures/variants/%.patch,$(B)/variants/%.ptx,$(wildcard tests/fixtures/variants/*.patch))
+$(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solutions/*/* assignments/*/*.cu assignments/*/*.h)
+	@rm -rf $(B)/variants/$* && mkdir -p $(B)/variants/$*
+	@src=$$(sed -n 's/^--- \([^[:space:]]*\).*/\1/p' $< | head -1); a=$$(echo "$$src" | cut -d/ -f2); d=$(B)/variants/$*; \
+	  test -f "$$src" || { echo "$<: --- names $$src, not a file" >&2; exit 1; }; \
+	  patch -s -F0 -o $$d/$$(basename $$src) $$src $< || { echo "$<: does not apply to $$src" >&2; exit 1; }; \
+	  case " $(INLINE_ASSIGNMENTS) " in \
+	    *" $$a "*) in=assignments/$$a/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
+	    *) in=$$d/$$(basename $$src); inc=-I$$(dirname $$src) ;; esac; \
+	  $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $$inc -Iassignments/$$a -I$$d $$in -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
