@@ -108,9 +108,11 @@ $(LIBCOURSE): $(LIB_O)
 # The untrusted side (grader/runner/): the library every runner links with the
 # student's object. It holds the protocol loop, the sandbox and the CUDA device,
 # and nothing that knows a right answer: no CPU reference, no expected output.
-RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/protocol/wire.o
+RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/protocol/wire.o
 LIBRUNNER := $(B)/runner/librunner.a
-RUNNER_LIBS := -lpthread
+# -z now: every symbol bound at load, so the GOT is read-only (RELRO) before the student's
+# code runs, inside the image the sandbox guards (grader/runner/guard.h).
+RUNNER_LIBS := -lpthread -Xlinker -z,now,-z,relro
 $(B)/runner/%.o: grader/runner/%.c $(wildcard grader/runner/*.h) $(PROTOCOL_H)
 	@mkdir -p $(@D)
 	$(CC) $(RUNNER_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@

@@ -90,10 +90,9 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
       break;
     }
     int flag = !strcmp(a, "--check") || !strcmp(a, "--list") || !strcmp(a, "--bench") || !strcmp(a, "--help") ||
-               !strcmp(a, "-h") || !strcmp(a, "--no-sandbox");
+               !strcmp(a, "-h");
     if (flag) {
       if (!strcmp(a, "--check")) o->check = 1;
-      else if (!strcmp(a, "--no-sandbox")) o->no_sandbox = 1;
       else if (!strcmp(a, "--list")) o->list = 1;
       else if (!strcmp(a, "--bench")) o->bench = 1;
       else o->help = 1;

@@ -3,8 +3,6 @@
  *   --assignment NAME       the assignment whose spec judges the run (04-large-scan)
  *   --runner PATH           the runner: the untrusted program with the student's code
  *   --call-timeout S        seconds one batch of calls may take before the runner is killed (default 20)
- *   --no-sandbox            start the runner without its sandbox: only for a tool that must write files inside
- *                           the runner's process (ncu's lock files); the grader uses it for metric checks alone
  *   -- CMD...               a tool that starts the runner (compute-sanitizer ...): the runner's path is appended
  *   --versus PATH           a perf duel: a second runner (the reference), whose samples alternate with the
  *                           runner's on the same inputs; its result line comes first (docs/grading.md)
@@ -52,7 +50,7 @@ typedef struct cli_opts {
   const char *out;
   const char *save_failed;
   int result_fd;
-  int list, help, bench, no_sandbox;
+  int list, help, bench;
   const char *assignment;
   const char *runner;
   const char *versus;         /* a perf duel's second runner (NULL: none) */
