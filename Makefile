@@ -243,9 +243,9 @@ $(B)/$(1)/$(2)/model: assignments/$(2)/model.cu $(wildcard assignments/$(2)/*.h)
 $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
 ifneq ($(wildcard assignments/$(2)/model_tables.cu),)
 $(B)/$(1)/$(2)/model-tables: assignments/$(2)/model_tables.cu $(wildcard assignments/$(2)/*.h) grader/runner/sandbox.h \
-  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/.gencode
+  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/.gencode
 	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model_tables.cu \
-	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
+	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/runner/guard.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
 	  || { cat $$(@D)/model-tables.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) += $(B)/$(1)/$(2)/model-tables
 endif
