@@ -505,6 +505,16 @@ static int probe_sealed_memory(const void *arg, char *msg, size_t cap) {
       want_errno((long)mremap(p, 4096, 8192, MREMAP_MAYMOVE), EPERM, "mremap(the sealed page)", msg, cap) ||
       want_errno((long)mremap(anon, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, p), EPERM, "mremap(onto the sealed page)", msg, cap))
     return 1;
+  /* A length whose low half carries into the high one: the filter's 64-bit end must carry too. */
+  size_t carry = ((size_t)1 << 32) - ((uintptr_t)below & 0xffffffffu) + 8192;
+  if (want_errno(mprotect(below, carry, PROT_READ | PROT_WRITE), EPERM, "mprotect(a length that carries)", msg, cap))
+    return 1;
+  /* The pages just outside the image are not the filter's: the kernel answers (0, or ENOMEM where
+   * nothing is mapped), never EPERM. */
+  errno = 0;
+  if (mprotect(below, 4096, PROT_READ | PROT_WRITE) && errno == EPERM) return say(msg, cap, "mprotect of the page below the image: EPERM");
+  errno = 0;
+  if (mprotect((void *)image_hi, 4096, PROT_READ | PROT_WRITE) && errno == EPERM) return say(msg, cap, "mprotect of the page above the image: EPERM");
   if (seal_me.value != 42) return say(msg, cap, "the sealed value changed to %ld", seal_me.value);
   /* Elsewhere the driver's calls work: its own mappings, moved, reprotected, advised, unmapped. */
   void *moved = mremap(anon, 8192, 16384, MREMAP_MAYMOVE);
