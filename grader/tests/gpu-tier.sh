@@ -15,7 +15,9 @@
 # 06's examples must verify every version (the scan versions in order), and the
 # GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
 # out-of-bounds shared write, a look-back that deadlocks or keeps only its last
-# row) must give the verdicts in their expect.tsv, and the adversarial suite
+# row, and sealed-runner: a solution that first tries to unseal the runner's
+# image and replace its pipes, which the sandbox refuses while CUDA keeps
+# working) must give the verdicts in their expect.tsv, and the adversarial suite
 # (grader/tests/adversarial.sh --run) every verdict of its table.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
 set -u
