@@ -108,7 +108,7 @@ $(LIBCOURSE): $(LIB_O)
 # The untrusted side (grader/runner/): the library every runner links with the
 # student's object. It holds the protocol loop, the sandbox and the CUDA device,
 # and nothing that knows a right answer: no CPU reference, no expected output.
-RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/protocol/wire.o
+RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(B)/protocol/wire.o
 LIBRUNNER := $(B)/runner/librunner.a
 # -z now: every symbol bound at load, so the GOT is read-only (RELRO) before the student's
 # code runs, inside the image the sandbox guards (grader/runner/guard.h).

@@ -14,6 +14,7 @@
  * plans, sessions, comparisons and CPU work it drives are in their own modules. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -615,6 +616,27 @@ static const judge_spec *find_spec(const char *name) {
   return NULL;
 }
 
+/* --profiled: the only folder a profiled runner may write (grader/runner/profiling.h), fresh,
+ * and the profiler's TMPDIR; removed when the judge exits. */
+static char profiled_path[64];
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(path) && errno != ENOENT ? -1 : 0;
+}
+
+static void remove_profiled_dir(void) {
+  if (profiled_path[0]) nftw(profiled_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *profiled_dir(void) {
+  snprintf(profiled_path, sizeof profiled_path, "/tmp/scanlab-profiled-XXXXXX");
+  if (!mkdtemp(profiled_path)) die(3, "--profiled: cannot make a folder under /tmp: %s", strerror(errno));
+  atexit(remove_profiled_dir);
+  setenv("TMPDIR", profiled_path, 1); /* the profiler's own temporary files, and its library's in the runner */
+  return profiled_path;
+}
+
 static void start_runner(void) {
   if (!opts->runner) die(2, "--runner: which runner? (the program built from the student's code)");
   char *argv[40];
@@ -626,9 +648,9 @@ static void start_runner(void) {
   call_limit_ms = (int)(limit * 1000);
   /* A duel's two runners start together: their CUDA contexts (a few tenths of
    * a second each) are made side by side. */
-  if (session_spawn(&run, argv, (int)(limit * 1000))) runner_failed(&run, "(start)");
+  if (session_spawn(&run, argv, opts->profiled ? profiled_dir() : NULL, (int)(limit * 1000))) runner_failed(&run, "(start)");
   char *vargv[2] = {(char *)opts->versus, NULL};
-  if (opts->versus && session_spawn(&versus, vargv, (int)(limit * 1000))) runner_failed(&versus, "(start)");
+  if (opts->versus && session_spawn(&versus, vargv, NULL, (int)(limit * 1000))) runner_failed(&versus, "(start)");
   if (session_hello(&run)) runner_failed(&run, "(start)");
   if (opts->versus && session_hello(&versus)) runner_failed(&versus, "(start)");
   /* Before the first CASE: both runners in their sandboxes. */

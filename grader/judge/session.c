@@ -96,11 +96,11 @@ static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) 
   return check_reply(s, wire_recv(s->reply, m, s->limit_ms), m, op, during);
 }
 
-int session_start(session *s, char *const argv[], int limit_ms) {
-  return session_spawn(s, argv, limit_ms) || session_hello(s) ? -1 : 0;
+int session_start(session *s, char *const argv[], const char *profiled_dir, int limit_ms) {
+  return session_spawn(s, argv, profiled_dir, limit_ms) || session_hello(s) ? -1 : 0;
 }
 
-int session_spawn(session *s, char *const argv[], int limit_ms) {
+int session_spawn(session *s, char *const argv[], const char *profiled_dir, int limit_ms) {
   memset(s, 0, sizeof *s);
   s->pid = -1;
   s->exit_code = -1;
@@ -113,10 +113,11 @@ int session_spawn(session *s, char *const argv[], int limit_ms) {
   if (s->shm_fd < 0) return fail(s, "memfd_create: %s", strerror(errno));
   int n = 0;
   while (argv[n]) n++;
-  char **args = calloc((size_t)n + 3, sizeof *args);
+  char **args = calloc((size_t)n + 4, sizeof *args);
   if (!args) return fail(s, "out of memory");
   for (int i = 0; i < n; i++) args[i] = argv[i];
-  args[n] = "--runner-protocol"; /* and nothing after it: no runner runs unconfined */
+  args[n] = "--runner-protocol"; /* no option runs a runner unconfined */
+  if (profiled_dir) args[n + 1] = "--profiled", args[n + 2] = (char *)profiled_dir;
   /* Only the protocol's descriptors and stdout/stderr reach the runner: above
    * all not the judge's result descriptor, which the grader reads. */
   const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {1, 1}, {2, 2}, {to_runner[0], WIRE_FD_CMD},

@@ -26,6 +26,7 @@ typedef struct sandbox_guard {
   uintptr_t lo, hi; /* [lo, hi), page-aligned; lo == hi: no memory guarded */
   int fds[SANDBOX_GUARD_FDS];
   int n_fds;
+  int profiling_abi; /* > 0: a profiled runner in a Landlock domain of this ABI (profiling.h) */
 } sandbox_guard;
 
 /* [lo, hi) of the program's own image: from the lowest to the highest page of its loaded

@@ -33,6 +33,7 @@ typedef struct sandbox_rule {
   const char *name;
   long nr;
   const char *why;
+  int by_path; /* in a profiled runner, allowed: its Landlock domain decides by path (profiling.h) */
 } sandbox_rule;
 extern const sandbox_rule sandbox_denied[];
 extern const int sandbox_n_denied;

@@ -105,9 +105,12 @@ void kind_metric_run(const assignment_ctx *a, const check_conf *c, check_result 
                     "--csv", "--print-units", "base", NULL};
   /* The runner is in its sandbox under ncu as under every other tool: no student
    * code runs unconfined (the judge checks the filter in /proc). ncu's library, loaded
-   * into the runner's process, must profile from inside it; where it cannot, the
-   * check fails and says so, never runs the code unconfined (grading.md, threat model). */
-  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .story = s->f};
+   * into the runner's process, writes files of its own there, so the judge starts it
+   * --profiled: files may be read, and written only in a fresh folder (Landlock,
+   * grader/runner/profiling.h). Where ncu still cannot profile, the check fails and
+   * says so, and never runs the code unconfined (grading.md, threat model). */
+  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .profiled = 1,
+                         .story = s->f};
   judge_run *st = judge_run_cases(a, c, &args);
   char *out = capture_text(&st->p.out), *err = capture_text(&st->p.err);
   int no_perm = (out && strstr(out, "ERR_NVGPUCTRPERM")) || (err && strstr(err, "ERR_NVGPUCTRPERM"));

@@ -207,6 +207,25 @@ static void call(const hx_call *c) {
       forge(WIRE_OUT, seq);
       sleep_ms(30);
     }
+  } else if (is("write-files")) {
+    /* Writes a file where the grader's results are, then the honest work. Under --profiled
+     * only the profiler's folder ($TMPDIR) may be written: that must work. */
+    int fd = open("grade-results-forged", O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) {
+      fprintf(stderr, "fake student: wrote grade-results-forged\n");
+      _exit(43);
+    }
+    const char *tmp = getenv("TMPDIR");
+    if (tmp && strstr(tmp, "scanlab-profiled-")) {
+      char path[300];
+      snprintf(path, sizeof path, "%s/profiler-lock", tmp);
+      if ((fd = open(path, O_CREAT | O_RDWR, 0644)) < 0) {
+        fprintf(stderr, "fake student: the profiler's folder %s is not writable: %s\n", tmp, strerror(errno));
+        _exit(44);
+      }
+      close(fd);
+    }
+    scan(in, out, n);
   } else if (is("forge-lines")) {
     forge_lines();
   } else if (is("forge-exit")) {

@@ -105,7 +105,7 @@ END_TEST
 /* The sandbox as the judge sees it from outside, and replies out of their place. Each row
  * runs one build of the fake runner (tests.mk) and must get its verdict. */
 typedef struct confined {
-  const char *runner, *student;
+  const char *runner, *student, *args;
   int exit_code, lines, ok; /* as in attempt; ok only when there is a line */
   const char *says;
 } confined;
@@ -113,24 +113,30 @@ typedef struct confined {
 static const confined CONFINED[] = {
     /* a runner whose filter functions were replaced (as a student's object linked ahead of
      * the runner's library would replace them): refused from /proc before the first case */
-    {"fake-runner-unfiltered", "honest", 5, 0, 0, "the runner is not sandboxed: /proc/"},
+    {"fake-runner-unfiltered", "honest", "--case n1025", 5, 0, 0, "the runner is not sandboxed: /proc/"},
     /* a student's `syscall` and `prctl` answering 0: the filters are installed anyway (the
      * runner's own instructions), so the judge grades it, and nothing opens */
-    {"fake-runner-syscall", "honest", 0, 1, 1, ""},
-    {"fake-runner-syscall", "open-files", 0, 1, 0, "wrong in 5 of 5 calls"},
+    {"fake-runner-syscall", "honest", "--case n1025", 0, 1, 1, ""},
+    {"fake-runner-syscall", "open-files", "--case n1025", 0, 1, 0, "wrong in 5 of 5 calls"},
     /* mprotect of the runner's image, dup2/dup3 over the protocol's pipes, close of the
      * shared memory's descriptor: all refused, and the honest work then passes */
-    {"fake-runner", "attack-runner-state", 0, 1, 1, ""},
+    {"fake-runner", "attack-runner-state", "--case n1025", 0, 1, 1, ""},
     /* a DONE written before GO (before READY, even) */
-    {"fake-runner", "done-before-go", 5, 0, 0, "broke the protocol"},
+    {"fake-runner", "done-before-go", "--case n1025", 5, 0, 0, "broke the protocol"},
     /* a DONE and an OUT forged in the last call: the runner's own DONE is a second one */
-    {"fake-runner", "two-dones FAKE_LAST_CALL=5", 5, 0, 0, "broke the protocol"},
+    {"fake-runner", "two-dones FAKE_LAST_CALL=5", "--case n1025", 5, 0, 0, "broke the protocol"},
+    /* under a profiler (the metric check, /usr/bin/env standing in for ncu): still sandboxed, checked
+     * from /proc; no file written but in the profiler's folder, which is writable */
+    {"fake-runner", "write-files", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
+    {"fake-runner", "attack-runner-state", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
+    {"fake-runner-unfiltered", "honest", "--case n1025 --profiled -- /usr/bin/env", 5, 0, 0, "the runner is not sandboxed: /proc/"},
+    {"fake-runner", "write-files", "--case n1025", 0, 1, 1, ""},
 };
 
 START_TEST(test_judge_confinement) {
   const confined *t = &CONFINED[_i];
   char *dir = make_temp_dir("judge-confined"), *results, *err;
-  int rc = run_judge_on(dir, t->runner, t->student, "--case n1025", &results, &err);
+  int rc = run_judge_on(dir, t->runner, t->student, t->args, &results, &err);
   ck_assert_msg(rc == t->exit_code, "%s/%s: judge exited %d, want %d; stderr: %s", t->runner, t->student, rc, t->exit_code, err);
   int lines = 0;
   for (const char *p = results; *p; p++) lines += *p == '\n';
@@ -143,6 +149,9 @@ START_TEST(test_judge_confinement) {
   }
   ck_assert_msg(strstr(err, t->says), "%s/%s: stderr lacks '%s': %s", t->runner, t->student, t->says, err);
   ck_assert_msg(!strstr(err, "fake student: opened"), "%s/%s: the sandbox let a file open: %s", t->runner, t->student, err);
+  char forged[1100];
+  snprintf(forged, sizeof forged, "%s/grade-results-forged", dir);
+  ck_assert_msg(access(forged, F_OK) != 0, "%s/%s %s: the runner wrote a file beside the results", t->runner, t->student, t->args);
   free(results);
   free(err);
   remove_dir(dir);
@@ -180,6 +189,7 @@ static const char *const BAD[][2] = {
     {"--assignment 04-large-scan --runner R --versus R --bench", "--versus (a perf duel) cannot go with"},
     {"--assignment 04-large-scan --runner R --batch 0", "--batch"},
     {"--assignment 04-large-scan --runner R --no-sandbox", "unknown option '--no-sandbox'"},
+    {"--assignment 04-large-scan --runner R --profiled", "--profiled needs the profiler's command after --"},
     {"--assignment 04-large-scan --runner R --floor 0.5", "--floor needs --versus"},
     {"--assignment 04-large-scan --runner R --versus R --floor 2", "--floor: '2' is not a fraction in (0, 1]"},
 };

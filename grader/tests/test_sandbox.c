@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "profiling.h"
 #include "sandbox.h"
 #include "tests.h"
 #include "wire.h"
@@ -56,6 +57,8 @@ static int want_ok(long r, const char *what, char *msg, size_t cap) {
   return say(msg, cap, "%s: failed with %s; the sandbox must allow it", what, strerror(errno));
 }
 
+static int pre_entered; /* set by a pre that entered a sandbox of its own (the profiled one) */
+
 /* Forks a child that runs pre, enters the sandbox, runs probe and exits with its code.
  * Returns the wait status; msg gets what the child said, after an R when the probe returned. */
 static int sandboxed(probe_fn pre, probe_fn probe, const void *arg, char *msg, size_t cap) {
@@ -69,7 +72,7 @@ static int sandboxed(probe_fn pre, probe_fn probe, const void *arg, char *msg, s
     setrlimit(RLIMIT_CORE, &none); /* the deaths by SIGSYS below would leave cores behind */
     char m[512] = "";
     int code = pre ? pre(arg, m, sizeof m) : 0;
-    if (code == 0 && sandbox_enter(m, sizeof m) != 0) code = ENTER_FAILED;
+    if (code == 0 && !pre_entered && sandbox_enter(m, sizeof m) != 0) code = ENTER_FAILED;
     if (code == 0) code = probe(arg, m, sizeof m);
     /* "R" says the probe returned: an execve that got through exits 0 too, but says nothing. */
     if (write(p[1], "R", 1) != 1 || write(p[1], m, strlen(m)) < 0) code = 98;
@@ -601,6 +604,66 @@ START_TEST(test_sandbox_stages_are_counted_in_proc) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- a profiled runner (profiling.h) */
+
+static char profiled[64];
+
+static int pre_profiled(const void *arg, char *msg, size_t cap) {
+  (void)arg;
+  sandbox_guard g = {0};
+  if ((g.profiling_abi = sandbox_profiling_files(profiled, msg, cap)) < 0) return 1;
+  if (sandbox_image(&seal_me, sizeof seal_me, &g.lo, &g.hi, msg, cap) || sandbox_enter_guarded(&g, msg, cap)) return 1;
+  pre_entered = 1;
+  return 0;
+}
+
+static int probe_profiled(const void *arg, char *msg, size_t cap) {
+  const char *path = arg;
+  char mine[128], theirs[600], node[128];
+  snprintf(mine, sizeof mine, "%s/lock", profiled);
+  snprintf(node, sizeof node, "%s/node", profiled);
+  snprintf(theirs, sizeof theirs, "%s.new", path);
+  int fd = open(path, O_RDONLY);
+  if (want_ok(fd, "open(a file elsewhere, O_RDONLY)", msg, cap)) return 1;
+  close(fd);
+  if (want_errno(open(path, O_WRONLY), EACCES, "open(a file elsewhere, O_WRONLY)", msg, cap) ||
+      want_errno(open(theirs, O_CREAT | O_WRONLY, 0644), EACCES, "open(a new file elsewhere)", msg, cap) ||
+      want_errno(unlink(path), EACCES, "unlink(a file elsewhere)", msg, cap))
+    return 1;
+  fd = open(mine, O_CREAT | O_RDWR, 0644);
+  if (want_ok(fd, "open(a new file in the profiler's folder)", msg, cap) || want_ok(write(fd, "x", 1), "write it", msg, cap))
+    return 1;
+  close(fd);
+  char *argv[] = {"/bin/true", NULL}, *envp[] = {NULL};
+  return want_ok(unlink(mine), "unlink(it)", msg, cap) ||
+         want_errno(mknod(node, S_IFREG | 0644, 0), EPERM, "mknod (denied whatever the path)", msg, cap) ||
+         want_errno(chmod(path, 0777), EPERM, "chmod (Landlock does not see it: still denied)", msg, cap) ||
+         want_errno(execve("/bin/true", argv, envp), EPERM, "execve", msg, cap) ||
+         want_errno(socket(AF_UNIX, SOCK_STREAM, 0), EPERM, "socket", msg, cap);
+}
+
+/* Under ncu (the metric check): files may be read anywhere and written only in the profiler's
+ * folder; every other rule holds. Where the kernel has no Landlock, the runner must refuse to
+ * be profiled, saying why, rather than run with open files. */
+START_TEST(test_sandbox_profiled_writes_only_its_folder) {
+  char *dir, *path = scratch_file(&dir);
+  snprintf(profiled, sizeof profiled, "/tmp/sandbox-profiled-XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(profiled));
+  long abi = syscall(444 /* landlock_create_ruleset */, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);
+  if (abi >= 1) {
+    check_probe(pre_profiled, probe_profiled, path);
+  } else {
+    char msg[300] = "";
+    ck_assert_int_lt(sandbox_profiling_files(profiled, msg, sizeof msg), 0);
+    ck_assert_msg(strstr(msg, "profiling needs Landlock"), "no Landlock, and the reason is: %s", msg);
+  }
+  struct stat st;
+  ck_assert_msg(stat(path, &st) == 0 && st.st_size == 3, "the file elsewhere changed");
+  ck_assert_int_eq(rmdir(profiled), 0); /* empty: the probe's file is gone, no node was made */
+  remove_scratch(dir, path);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- other ABIs */
 
 #if defined(__x86_64__)
@@ -691,6 +754,7 @@ Suite *sandbox_suite(void) {
   tcase_add_test(t, test_sandbox_sealed_image_stays_read_only);
   tcase_add_test(t, test_sandbox_protocol_fds_cannot_be_replaced);
   tcase_add_test(t, test_sandbox_stages_are_counted_in_proc);
+  tcase_add_test(t, test_sandbox_profiled_writes_only_its_folder);
 #if defined(__x86_64__)
   tcase_add_test(t, test_sandbox_other_abi_kills);
 #endif

@@ -32,7 +32,7 @@ $(B)/tests/course/%.o: tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/sr
 # The judge's objects without its main, and every spec (test_specs.c).
 JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O)
 # Order-only: the objects test_inspect.c reads the course's symbols from (not linked).
-$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
+$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
 
 # Linked as a runner is (-z now: a read-only GOT inside the image the sandbox guards).
