@@ -108,9 +108,11 @@ $(LIBCOURSE): $(LIB_O)
 # The untrusted side (grader/runner/): the library every runner links with the
 # student's object. It holds the protocol loop, the sandbox and the CUDA device,
 # and nothing that knows a right answer: no CPU reference, no expected output.
-RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/protocol/wire.o
+RUNNER_C_O := $(B)/runner/runner_loop.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(B)/protocol/wire.o
 LIBRUNNER := $(B)/runner/librunner.a
-RUNNER_LIBS := -lpthread
+# -z now: every symbol bound at load, so the GOT is read-only (RELRO) before the student's
+# code runs, inside the image the sandbox guards (grader/runner/guard.h).
+RUNNER_LIBS := -lpthread -Xlinker -z,now,-z,relro
 $(B)/runner/%.o: grader/runner/%.c $(wildcard grader/runner/*.h) $(PROTOCOL_H)
 	@mkdir -p $(@D)
 	$(CC) $(RUNNER_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
@@ -241,9 +243,9 @@ $(B)/$(1)/$(2)/model: assignments/$(2)/model.cu $(wildcard assignments/$(2)/*.h)
 $(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
 ifneq ($(wildcard assignments/$(2)/model_tables.cu),)
 $(B)/$(1)/$(2)/model-tables: assignments/$(2)/model_tables.cu $(wildcard assignments/$(2)/*.h) grader/runner/sandbox.h \
-  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/.gencode
+  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/.gencode
 	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model_tables.cu \
-	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
+	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/runner/guard.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
 	  || { cat $$(@D)/model-tables.log; rm -f $$$$t $$@; exit 1; }
 $(1)_EXTRA_$(2) += $(B)/$(1)/$(2)/model-tables
 endif

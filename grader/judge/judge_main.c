@@ -14,6 +14,7 @@
  * plans, sessions, comparisons and CPU work it drives are in their own modules. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "call_limit.h"
 #include "clock.h"
 #include "cli.h"
+#include "confinement.h"
 #include "judge.h"
 #include "outputs.h"
 #include "parallel.h"
@@ -72,6 +74,26 @@ static void runner_failed(session *s, const char *name) {
     exit(run.exit_code);
   }
   die(5, "case %s: %s", name, run.why);
+}
+
+/* The runner must still be in its sandbox, by the kernel's word (confinement.h): a runner
+ * that is not is a failed run with that reason, never a result. */
+static void check_confined(session *s, const char *name) {
+  char why[sizeof s->why];
+  if (!confinement_check(s, why, sizeof why)) return;
+  snprintf(s->why, sizeof s->why, "%s", why);
+  s->dead = 1;
+  runner_failed(s, name);
+}
+
+/* Before each verdict: an empty batch (RUN, GO) whose replies can come only after every
+ * earlier reply of the runner's own, so a DONE or OUT that the student's code forged in the
+ * case's last call leaves the runner's real ones to be read here in place of SET (a broken
+ * protocol); and the sandbox still in place. */
+static void before_verdict(session *s, const char *name) {
+  session_time t;
+  if (session_prepare(s, 0) || session_go(s, &t)) runner_failed(s, name);
+  check_confined(s, name);
 }
 
 static void *xmalloc(size_t bytes) {
@@ -377,6 +399,7 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
       }
   }
   for (int i = 0; i < n_sides; i++) res[i].floor_ms = floor_ms;
+  for (int i = 0; i < n_sides; i++) before_verdict(d[i].s, plans[i].name);
   for (int i = 0; i < n_sides; i++) side_close(&d[i]); /* the sharing side (the student's) first: the owner frees the case */
   lap(PH_CLOSE);
   profile_line(plans[0].name);
@@ -593,6 +616,27 @@ static const judge_spec *find_spec(const char *name) {
   return NULL;
 }
 
+/* --profiled: the only folder a profiled runner may write (grader/runner/profiling.h), fresh,
+ * and the profiler's TMPDIR; removed when the judge exits. */
+static char profiled_path[64];
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(path) && errno != ENOENT ? -1 : 0;
+}
+
+static void remove_profiled_dir(void) {
+  if (profiled_path[0]) nftw(profiled_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *profiled_dir(void) {
+  snprintf(profiled_path, sizeof profiled_path, "/tmp/scanlab-profiled-XXXXXX");
+  if (!mkdtemp(profiled_path)) die(3, "--profiled: cannot make a folder under /tmp: %s", strerror(errno));
+  atexit(remove_profiled_dir);
+  setenv("TMPDIR", profiled_path, 1); /* the profiler's own temporary files, and its library's in the runner */
+  return profiled_path;
+}
+
 static void start_runner(void) {
   if (!opts->runner) die(2, "--runner: which runner? (the program built from the student's code)");
   char *argv[40];
@@ -602,15 +646,16 @@ static void start_runner(void) {
   argv[n] = NULL;
   double limit = opts->call_timeout_s > 0 ? opts->call_timeout_s : DEFAULT_CALL_TIMEOUT_S;
   call_limit_ms = (int)(limit * 1000);
-  /* --no-sandbox: the grader's metric checks only, whose tool (ncu) writes lock
-   * files from inside the runner's process (docs/grading.md, what remains open). */
   /* A duel's two runners start together: their CUDA contexts (a few tenths of
    * a second each) are made side by side. */
-  if (session_spawn(&run, argv, !opts->no_sandbox, (int)(limit * 1000))) runner_failed(&run, "(start)");
+  if (session_spawn(&run, argv, opts->profiled ? profiled_dir() : NULL, (int)(limit * 1000))) runner_failed(&run, "(start)");
   char *vargv[2] = {(char *)opts->versus, NULL};
-  if (opts->versus && session_spawn(&versus, vargv, 1, (int)(limit * 1000))) runner_failed(&versus, "(start)");
+  if (opts->versus && session_spawn(&versus, vargv, NULL, (int)(limit * 1000))) runner_failed(&versus, "(start)");
   if (session_hello(&run)) runner_failed(&run, "(start)");
   if (opts->versus && session_hello(&versus)) runner_failed(&versus, "(start)");
+  /* Before the first CASE: both runners in their sandboxes. */
+  check_confined(&run, "(start)");
+  if (opts->versus) check_confined(&versus, "(start)");
 }
 
 int main(int argc, char **argv) {

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,7 +57,20 @@ static int runner_gone(session *s, const char *during) {
   return fail(s, "the runner stopped answering %s", during);
 }
 
+/* A reply no command asked for (a second DONE, a SET without RUN) waiting before the judge
+ * sends its next command, or left when the runner has ended: the protocol is broken. */
+static int unsolicited(session *s, const char *when) {
+  struct pollfd pf = {s->reply, POLLIN, 0};
+  if (poll(&pf, 1, 0) <= 0 || !(pf.revents & POLLIN)) return 0;
+  wire_msg m;
+  if (wire_recv(s->reply, &m, 100) == 0)
+    return fail(s, "the runner broke the protocol: it sent %s (seq %u) %s, when no reply was due", wire_op_name(m.op), m.seq, when);
+  return fail(s, "the runner broke the protocol: it wrote bytes %s, when no reply was due", when);
+}
+
 static int send_cmd(session *s, wire_msg *m, uint32_t op) {
+  /* GO is left out: the judge's clock runs, and SET has just been read. */
+  if (op != WIRE_GO && unsolicited(s, "before the judge's next command")) return -1;
   m->magic = WIRE_MAGIC;
   m->op = op;
   m->seq = ++s->seq;
@@ -82,11 +96,11 @@ static int recv_reply(session *s, wire_msg *m, uint32_t op, const char *during) 
   return check_reply(s, wire_recv(s->reply, m, s->limit_ms), m, op, during);
 }
 
-int session_start(session *s, char *const argv[], int sandbox, int limit_ms) {
-  return session_spawn(s, argv, sandbox, limit_ms) || session_hello(s) ? -1 : 0;
+int session_start(session *s, char *const argv[], const char *profiled_dir, int limit_ms) {
+  return session_spawn(s, argv, profiled_dir, limit_ms) || session_hello(s) ? -1 : 0;
 }
 
-int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms) {
+int session_spawn(session *s, char *const argv[], const char *profiled_dir, int limit_ms) {
   memset(s, 0, sizeof *s);
   s->pid = -1;
   s->exit_code = -1;
@@ -99,11 +113,11 @@ int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms) {
   if (s->shm_fd < 0) return fail(s, "memfd_create: %s", strerror(errno));
   int n = 0;
   while (argv[n]) n++;
-  char **args = calloc((size_t)n + 3, sizeof *args);
+  char **args = calloc((size_t)n + 4, sizeof *args);
   if (!args) return fail(s, "out of memory");
   for (int i = 0; i < n; i++) args[i] = argv[i];
-  args[n] = "--runner-protocol";
-  args[n + 1] = sandbox ? NULL : "--no-sandbox";
+  args[n] = "--runner-protocol"; /* no option runs a runner unconfined */
+  if (profiled_dir) args[n + 1] = "--profiled", args[n + 2] = (char *)profiled_dir;
   /* Only the protocol's descriptors and stdout/stderr reach the runner: above
    * all not the judge's result descriptor, which the grader reads. */
   const subproc_fd fds[] = {{SUBPROC_DEVNULL, 0}, {1, 1}, {2, 2}, {to_runner[0], WIRE_FD_CMD},
@@ -235,11 +249,10 @@ int session_finish(session *s) {
   if (ok) {
     wire_msg m;
     memset(&m, 0, sizeof m);
-    send_cmd(s, &m, WIRE_QUIT);
+    if (send_cmd(s, &m, WIRE_QUIT)) ok = 0; /* a broken protocol: no QUIT went, kill it now */
   }
   if (s->cmd >= 0) close(s->cmd);
-  if (s->reply >= 0) close(s->reply);
-  s->cmd = s->reply = -1;
+  s->cmd = -1;
   if (s->pid > 0) {
     int status = 0;
     /* A clean runner exits at QUIT; give it the call limit, then kill it. After a failure, kill it now. */
@@ -252,6 +265,9 @@ int session_finish(session *s) {
       s->dead = 1;
     }
   }
+  if (!s->dead && s->reply >= 0) unsolicited(s, "after its last reply"); /* the runner has ended: all it wrote is there */
+  if (s->reply >= 0) close(s->reply);
+  s->reply = -1;
   if (s->shm) munmap(s->shm, s->shm_bytes);
   if (s->shm_fd >= 0) close(s->shm_fd);
   s->shm = NULL;

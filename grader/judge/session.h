@@ -4,7 +4,9 @@
  * (commands, replies, the shared memory; stdout and stderr are the judge's, so
  * the grader captures them) and reads its HELLO. Every later step waits at most
  * the call limit and checks every field it reads: a runner that dies, hangs,
- * or writes garbage ends the session with a one-line reason in s->why. */
+ * or writes garbage ends the session with a one-line reason in s->why; so does
+ * a reply that no command asked for, found before the next command is sent or
+ * after the runner has ended (a second DONE, a SET without RUN). */
 #ifndef SCANLAB_SESSION_H
 #define SCANLAB_SESSION_H
 
@@ -30,12 +32,14 @@ typedef struct session {
 } session;
 
 /* argv: the command that starts the runner (a tool prefix such as
- * compute-sanitizer, then the runner's path); session adds --runner-protocol.
- * Returns 0, or -1 with s->why. */
-int session_start(session *s, char *const argv[], int sandbox, int limit_ms);
+ * compute-sanitizer, then the runner's path); session adds --runner-protocol,
+ * and --profiled DIR when profiled_dir is not NULL (a runner under ncu:
+ * grader/runner/profiling.h). There is no unsandboxed runner: the judge checks
+ * the sandbox (confinement.h). Returns 0, or -1 with s->why. */
+int session_start(session *s, char *const argv[], const char *profiled_dir, int limit_ms);
 /* session_start in two halves, so that two runners (a duel) make their CUDA
  * contexts at the same time: spawn forks and execs; hello waits for the HELLO. */
-int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms);
+int session_spawn(session *s, char *const argv[], const char *profiled_dir, int limit_ms);
 int session_hello(session *s);
 /* Opens a case: sizes the shared memory (s->shm) and sends CASE; the runner's
  * workspace bytes in *work. 0, or -1 with s->why. */

@@ -13,7 +13,7 @@ const char cli_usage[] =
     "usage: runner [--case NAME[,NAME...]] [--variant SLUG] [--n N] [--seed S] [--reps R]\n"
     "               [--warmup W] [--check] [--out FILE] [--save-failed DIR] [--result-fd FD] [--list] [--bench]\n"
     "       judge --assignment NAME --runner PATH [the options above] [--batch B] [--call-timeout S]\n"
-    "             [--versus PATH [--versus-variant SLUG] [--floor F]] [-- TOOL ARGS...]\n";
+    "             [--versus PATH [--versus-variant SLUG] [--floor F]] [--profiled -- TOOL ARGS...]\n";
 
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out) {
   uint64_t v;
@@ -90,11 +90,11 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
       break;
     }
     int flag = !strcmp(a, "--check") || !strcmp(a, "--list") || !strcmp(a, "--bench") || !strcmp(a, "--help") ||
-               !strcmp(a, "-h") || !strcmp(a, "--no-sandbox");
+               !strcmp(a, "-h") || !strcmp(a, "--profiled");
     if (flag) {
       if (!strcmp(a, "--check")) o->check = 1;
-      else if (!strcmp(a, "--no-sandbox")) o->no_sandbox = 1;
       else if (!strcmp(a, "--list")) o->list = 1;
+      else if (!strcmp(a, "--profiled")) o->profiled = 1;
       else if (!strcmp(a, "--bench")) o->bench = 1;
       else o->help = 1;
       continue;
@@ -167,6 +167,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, char *err, size_t cap) {
   if (o->have_n && o->n_cases) return fail(err, cap, "--n and --case are exclusive (a case has its own n)");
   if (o->versus_variant && !o->versus) return fail(err, cap, "--versus-variant needs --versus");
   if (o->floor > 0 && !o->versus) return fail(err, cap, "--floor needs --versus (the reference's runner times the copy)");
+  if (o->profiled && !o->n_prefix) return fail(err, cap, "--profiled needs the profiler's command after --");
   if (o->versus && (o->n_prefix || o->bench || o->list || o->out))
     return fail(err, cap, "--versus (a perf duel) cannot go with a tool, --bench, --list or --out");
   return 0;

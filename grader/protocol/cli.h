@@ -3,9 +3,10 @@
  *   --assignment NAME       the assignment whose spec judges the run (04-large-scan)
  *   --runner PATH           the runner: the untrusted program with the student's code
  *   --call-timeout S        seconds one batch of calls may take before the runner is killed (default 20)
- *   --no-sandbox            start the runner without its sandbox: only for a tool that must write files inside
- *                           the runner's process (ncu's lock files); the grader uses it for metric checks alone
  *   -- CMD...               a tool that starts the runner (compute-sanitizer ...): the runner's path is appended
+ *   --profiled              the tool is a profiler (ncu) whose library opens files inside the runner: the runner's
+ *                           sandbox then lets files be read, and written only in a fresh folder the judge makes
+ *                           (Landlock: grader/runner/profiling.h); the grader's metric checks alone
  *   --versus PATH           a perf duel: a second runner (the reference), whose samples alternate with the
  *                           runner's on the same inputs; its result line comes first (docs/grading.md)
  *   --versus-variant SLUG   the second runner's variant: one of its variants or baselines, or copy_d2d
@@ -52,7 +53,7 @@ typedef struct cli_opts {
   const char *out;
   const char *save_failed;
   int result_fd;
-  int list, help, bench, no_sandbox;
+  int list, help, bench, profiled;
   const char *assignment;
   const char *runner;
   const char *versus;         /* a perf duel's second runner (NULL: none) */

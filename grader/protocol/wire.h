@@ -47,6 +47,10 @@ extern "C" {
 #define WIRE_NAME 64
 #define WIRE_COPY_VARIANT (-1) /* the device-to-device copy of in[0] into out[0] */
 #define WIRE_MAX_BATCH 256
+/* The seccomp filters the runner installs before its HELLO (grader/runner/sandbox.c: the deny
+ * list, then no new thread): the judge requires /proc/PID/status to show its own count plus
+ * these (grader/judge/confinement.c). */
+#define WIRE_SANDBOX_FILTERS 2
 
 typedef enum wire_op {
   WIRE_HELLO = 1,

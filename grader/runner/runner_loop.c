@@ -16,16 +16,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sandbox.h"
 #include <sys/resource.h>
+#include <sys/syscall.h>
+
+#include "profiling.h"
+#include "rawsys.h"
+#include "sandbox.h"
 #include "wire.h"
 
 static const int POISON_BYTE = 0xA5; /* 0xA5A5A5A5 in every output no call wrote */
 static const size_t PIN_MAX_BYTES = (size_t)1 << 30, PIN_MAX_BATCH_BYTES = (size_t)4 << 30;
 static const double GO_SPIN_MS = 50; /* how long the runner polls for GO before it sleeps */
 
-static const hx_runner *asg;
-static const runner_backend *dev;
+/* What the runner must trust once the student's code may run, on a page of its own that is
+ * made read-only before the first student call (sandbox_seal) and that the filter keeps
+ * read-only (guard.h): copies of the device backend's table (a redirected `settle` or
+ * `timer_stop_ms` would run the student's code between the upload and GO, or end the
+ * window early) and of the assignment's table (the workspace function and the entry
+ * point), and the runner's pid. They are reached as `sealed.s.backend`, at an address fixed in
+ * the sealed code, never through a writable pointer. The rest of the runner's state (the
+ * open case, a batch's calls) is the judge's to check: a student who rewrites it gets
+ * wrong outputs or a broken protocol. The protocol's descriptors are numbers in the code
+ * (wire.h), and the filter refuses to close or replace them. */
+typedef struct sealed_state {
+  runner_backend backend;
+  hx_runner runner;
+  long pid;
+} sealed_state;
+enum { SEAL_BYTES = 65536 }; /* the largest page size of x86_64 and aarch64 kernels */
+static union {
+  sealed_state s;
+  unsigned char page[SEAL_BYTES];
+} sealed __attribute__((aligned(SEAL_BYTES)));
+#define asg (&sealed.s.runner)
+#define dev (&sealed.s.backend)
 static char hint[200];
 
 const char *runner_error_hint(void) { return hint; }
@@ -34,7 +58,7 @@ static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2,
 static void die(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s runner: ", asg ? asg->name : "");
+  fprintf(stderr, "%s runner: ", asg->name ? asg->name : "");
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
@@ -190,7 +214,26 @@ static void reply(wire_msg *m, uint32_t op, uint32_t seq) {
   if (wire_send(WIRE_FD_REPLY, m)) die(2, "cannot write to the judge: %s", strerror(errno));
 }
 
-static int protocol(int sandboxed) {
+/* Seals the runner's state and enters both stages of the sandbox: the last steps of set-up,
+ * before the HELLO, so that no student code runs unconfined or before its state is sealed. */
+static void confine(const char *profiled_dir) {
+  /* A runner the filter kills (SIGSYS for another ABI) leaves no core file behind. */
+  struct rlimit none = {0, 0};
+  setrlimit(RLIMIT_CORE, &none);
+  char err[200];
+  sandbox_guard g = {.fds = {WIRE_FD_CMD, WIRE_FD_REPLY, WIRE_FD_SHM}, .n_fds = 3};
+  /* Under ncu (the judge's --profiled): files by path as its Landlock domain allows. */
+  if (profiled_dir && (g.profiling_abi = sandbox_profiling_files(profiled_dir, err, sizeof err)) < 0)
+    die(2, "cannot be profiled inside the sandbox: %s", err);
+  if (sandbox_image(&sealed, sizeof sealed, &g.lo, &g.hi, err, sizeof err) || sandbox_seal(&sealed, sizeof sealed, err, sizeof err))
+    die(2, "cannot seal the runner's state: %s", err);
+  if (sandbox_enter_guarded(&g, err, sizeof err)) die(2, "cannot enter the sandbox: %s", err);
+  /* The runner's set-up is done (the backend's init made every thread the
+   * runtime needs): from the first student code on, no new thread. */
+  if (sandbox_close_threads(err, sizeof err)) die(2, "cannot close the sandbox to new threads: %s", err);
+}
+
+static int protocol(const char *profiled_dir) {
   static wire_msg m; /* large: off the stack */
   char desc[128] = "";
   dev->init(desc, sizeof desc);
@@ -199,18 +242,9 @@ static int protocol(int sandboxed) {
   snprintf(m.u.hello.device, sizeof m.u.hello.device, "%s", desc);
   if (asg->n_slugs > WIRE_MAX_SLUGS) die(2, "more than %d variants", WIRE_MAX_SLUGS);
   m.u.hello.n_slugs = (uint32_t)asg->n_slugs;
-  m.u.hello.pid = (uint32_t)getpid();
+  m.u.hello.pid = (uint32_t)sealed.s.pid;
   for (int i = 0; i < asg->n_slugs; i++) snprintf(m.u.hello.slugs[i], WIRE_NAME, "%s", asg->slugs[i]);
-  if (sandboxed) {
-    /* A runner the filter kills (SIGSYS for another ABI) leaves no core file behind. */
-    struct rlimit none = {0, 0};
-    setrlimit(RLIMIT_CORE, &none);
-    char err[200];
-    if (sandbox_enter(err, sizeof err)) die(2, "cannot enter the sandbox: %s", err);
-    /* The runner's set-up is done (the backend's init made every thread the
-     * runtime needs): from the first student code on, no new thread. */
-    if (sandbox_close_threads(err, sizeof err)) die(2, "cannot close the sandbox to new threads: %s", err);
-  }
+  confine(profiled_dir);
   reply(&m, WIRE_HELLO, 0);
   for (;;) {
     int rc = wire_recv(WIRE_FD_CMD, &m, -1);
@@ -305,11 +339,15 @@ static int exec_judge(int argc, char **argv) {
 }
 
 int runner_main(int argc, char **argv, const hx_runner *r, const runner_backend *b) {
-  asg = r;
-  dev = b;
+  sealed.s.runner = *r;
+  sealed.s.backend = *b;
+  sealed.s.pid = sandbox_raw3(__NR_getpid, 0, 0, 0);
   if (argc >= 2 && !strcmp(argv[1], "--runner-protocol")) {
-    int sandboxed = !(argc >= 3 && !strcmp(argv[2], "--no-sandbox"));
-    return protocol(sandboxed);
+    /* No option turns the sandbox off: the judge refuses a runner without it (confinement.c).
+     * --profiled DIR (under ncu) changes only how files are refused (profiling.h). */
+    const char *profiled = argc == 4 && !strcmp(argv[2], "--profiled") ? argv[3] : NULL;
+    if (argc > 2 && !profiled) die(2, "--runner-protocol takes only --profiled DIR after it, not '%.40s'", argv[2]);
+    return protocol(profiled);
   }
   return exec_judge(argc, argv);
 }

@@ -13,6 +13,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bpf_prog.h"
+#include "guard.h"
+#include "rawsys.h"
+
 /* A deny list, not an allow list: the CUDA driver's needs (ioctl on its device files, mmap,
  * mprotect, futex, poll, sched_yield, madvise, read/write on descriptors it holds, ...) are
  * undocumented and change between driver releases. What is denied is what a submission would
@@ -65,6 +69,9 @@
 #ifndef __NR_clone3
 #define __NR_clone3 435
 #endif
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
 #ifndef __NR_openat2
 #define __NR_openat2 437
 #endif
@@ -96,7 +103,9 @@
  * get ENOSYS, as on an older kernel, so that a future "openat3" is not open by default. */
 #define SANDBOX_LAST_KNOWN 469
 
-#define R(x, why) {#x, __NR_##x, why}
+#define R(x, why) {#x, __NR_##x, why, 0}
+/* A row that a profiled runner's Landlock domain decides by path instead (profiling.h). */
+#define RP(x, why) {#x, __NR_##x, why " (in a profiled runner: allowed, Landlock decides by path)", 1}
 
 /* Reasons shared by a group of rows. */
 #define FILES "reads files by name: the reference binary, expected outputs, grade.conf, other submissions"
@@ -107,17 +116,22 @@
 #define ESCAPE "leaves the runner's process group or namespaces: outlives the grader's kill, changes what paths mean"
 #define KERNEL "a favourite tool of kernel exploits that the CUDA driver never uses"
 #define ROOT "a power of root (CI runs as root): loads kernel code, reboots, writes system files"
+#define SEALED "makes the runner's own image writable or maps other pages over it (its code, GOT and sealed " \
+               "state: the backend table a student would redirect); denied only where the range touches that " \
+               "image (guard.h), allowed elsewhere, where the CUDA driver needs it"
+#define WIRE "closes or replaces a descriptor of the protocol (commands, replies, the shared memory), to drop or " \
+             "forge the runner's replies; denied only on those descriptors"
 
 const sandbox_rule sandbox_denied[] = {
 /* Files by name. The runner already holds every descriptor it needs (the device files, its
  * pipes); a submission that opens a path is looking for answers or for something to damage. */
 #ifdef __NR_open
-    R(open, FILES),
+    RP(open, FILES),
 #endif
-    R(openat, FILES),
-    R(openat2, FILES),
+    RP(openat, FILES),
+    RP(openat2, FILES),
 #ifdef __NR_creat
-    R(creat, FILES),
+    RP(creat, FILES),
 #endif
     R(open_by_handle_at, FILES " (by inode handle, past any path check)"),
     R(name_to_handle_at, FILES " (makes the handle for open_by_handle_at)"),
@@ -171,31 +185,31 @@ const sandbox_rule sandbox_denied[] = {
 
 /* Changes to the file system by path. Descriptors it holds stay writable: they are its pipes. */
 #ifdef __NR_unlink
-    R(unlink, CHANGE),
+    RP(unlink, CHANGE),
 #endif
-    R(unlinkat, CHANGE),
+    RP(unlinkat, CHANGE),
 #ifdef __NR_rename
-    R(rename, CHANGE),
+    RP(rename, CHANGE),
 #endif
 #ifdef __NR_renameat
-    R(renameat, CHANGE),
+    RP(renameat, CHANGE),
 #endif
-    R(renameat2, CHANGE),
+    RP(renameat2, CHANGE),
 #ifdef __NR_mkdir
-    R(mkdir, CHANGE),
+    RP(mkdir, CHANGE),
 #endif
-    R(mkdirat, CHANGE),
+    RP(mkdirat, CHANGE),
 #ifdef __NR_rmdir
-    R(rmdir, CHANGE),
+    RP(rmdir, CHANGE),
 #endif
 #ifdef __NR_link
-    R(link, CHANGE),
+    RP(link, CHANGE),
 #endif
-    R(linkat, CHANGE),
+    RP(linkat, CHANGE),
 #ifdef __NR_symlink
-    R(symlink, CHANGE),
+    RP(symlink, CHANGE),
 #endif
-    R(symlinkat, CHANGE),
+    RP(symlinkat, CHANGE),
 #ifdef __NR_mknod
     R(mknod, CHANGE " (creates regular files and, as root, device nodes)"),
 #endif
@@ -212,7 +226,7 @@ const sandbox_rule sandbox_denied[] = {
 #ifdef __NR_lchown
     R(lchown, CHANGE),
 #endif
-    R(truncate, CHANGE),
+    RP(truncate, CHANGE),
 #ifdef __NR_utime
     R(utime, CHANGE " (time stamps decide what make rebuilds)"),
 #endif
@@ -261,6 +275,21 @@ const sandbox_rule sandbox_denied[] = {
     R(request_key, KERNEL),
     R(memfd_secret, KERNEL " (memory even the kernel does not map)"),
 
+/* The runner's sealed image and the protocol's descriptors (guard.h). */
+    R(mprotect, SEALED),
+    R(pkey_mprotect, SEALED),
+    R(munmap, SEALED),
+    R(mremap, SEALED " (the old range, and the new one with MREMAP_FIXED)"),
+    R(madvise, SEALED " (MADV_DONTNEED would put the file's unrelocated pages back)"),
+    R(mmap, SEALED " (with MAP_FIXED or MAP_FIXED_NOREPLACE only)"),
+    R(shmat, SEALED " (with SHM_REMAP only)"),
+    R(close, WIRE),
+#ifdef __NR_dup2
+    R(dup2, WIRE " (the second argument)"),
+#endif
+    R(dup3, WIRE " (the second argument)"),
+    R(close_range, WIRE " (a range that covers one)"),
+
 /* Powers of root. */
     R(init_module, ROOT),
     R(finit_module, ROOT),
@@ -274,10 +303,12 @@ const sandbox_rule sandbox_denied[] = {
 };
 const int sandbox_n_denied = (int)(sizeof sandbox_denied / sizeof sandbox_denied[0]);
 
-/* How a row is enforced. Most are denied outright; a few depend on an argument. */
-enum rule_kind { DENY, NOSYS, THREAD_ONLY, OWN_PID, OWN_PID_OR_0, NO_SETOWN };
+/* How a row is enforced. Most are denied outright; a few depend on an argument; the guard's
+ * rows (guard.c) depend on the runner's image and descriptors. */
+enum rule_kind { DENY, NOSYS, THREAD_ONLY, OWN_PID, OWN_PID_OR_0, NO_SETOWN, GUARDED };
 
 static enum rule_kind kind_of(long nr) {
+  if (sandbox_guard_kind(nr) != GUARD_NONE) return GUARDED;
   switch (nr) {
   case __NR_clone3: return NOSYS;
   case __NR_clone: return THREAD_ONLY;
@@ -293,11 +324,7 @@ static enum rule_kind kind_of(long nr) {
 
 /* The low 32 bits of argument i: a pid_t, an int command or clone's flags (the kernel
  * truncates all three to 32 bits, so the high half cannot smuggle anything). */
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ARG_LO(i) (offsetof(struct seccomp_data, args[i]))
-#else
-#define ARG_LO(i) (offsetof(struct seccomp_data, args[i]) + 4)
-#endif
+#define ARG_LO(i) BPF_ARG_LO(i)
 
 #define ALLOW SECCOMP_RET_ALLOW
 #define EPERM_ (SECCOMP_RET_ERRNO | EPERM)
@@ -307,26 +334,18 @@ static enum rule_kind kind_of(long nr) {
 #define CLONE_NAMESPACES \
   (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 
-typedef struct {
-  struct sock_filter *ins;
-  int n, cap;
-} prog;
-
-static void emit(prog *p, struct sock_filter f) {
-  if (p->n < p->cap) p->ins[p->n] = f;
-  p->n++; /* counted past cap, so the caller sees the overflow */
-}
-#define STMT(code, k) emit(p, (struct sock_filter)BPF_STMT(code, k))
-#define JUMP(code, k, jt, jf) emit(p, (struct sock_filter)BPF_JUMP(code, k, jt, jf))
+#define STMT(code, k) bpf_emit(p, (struct sock_filter)BPF_STMT(code, k))
+#define JUMP(code, k, jt, jf) bpf_emit(p, (struct sock_filter)BPF_JUMP(code, k, jt, jf))
 #define LOAD(off) STMT(BPF_LD | BPF_W | BPF_ABS, (unsigned)(off))
 #define RET(k) STMT(BPF_RET | BPF_K, k)
 
 /* One row: "if nr matches, decide; else fall through with nr still in A". Each block below
  * ends in returns only, so A need not be reloaded after it; jf of the first jump skips the
  * block, whose length is written beside it. */
-static void emit_rule(prog *p, long nr, unsigned pid) {
+static void emit_rule(bpf_prog *p, long nr, unsigned pid, const sandbox_guard *g) {
   unsigned k = (unsigned)nr;
   switch (kind_of(nr)) {
+  case GUARDED: sandbox_emit_guard(p, nr, g); break;
   case DENY:
     JUMP(BPF_JMP | BPF_JEQ | BPF_K, k, 0, 1);
     RET(EPERM_);
@@ -372,7 +391,7 @@ static void emit_rule(prog *p, long nr, unsigned pid) {
 /* The whole program. Syscalls whose verdict depends only on their number (all but the few
  * above) are answered from the kernel's seccomp cache (Linux 5.11+) without running it, so
  * its length costs the driver's hot ioctl and futex calls nothing. */
-static int build(prog *p, unsigned pid) {
+static int build(bpf_prog *p, unsigned pid, const sandbox_guard *g) {
 #ifdef SANDBOX_ARCH
   /* Another ABI has other syscall numbers (i386 through int 0x80; x32, whose numbers carry
    * __X32_SYSCALL_BIT): a rule keyed on x86_64's numbers would not see it, so it is fatal. */
@@ -386,46 +405,57 @@ static int build(prog *p, unsigned pid) {
 #endif
   JUMP(BPF_JMP | BPF_JGT | BPF_K, SANDBOX_LAST_KNOWN, 0, 1);
   RET(SECCOMP_RET_ERRNO | ENOSYS);
-  for (int i = 0; i < sandbox_n_denied; i++) emit_rule(p, sandbox_denied[i].nr, pid);
+  for (int i = 0; i < sandbox_n_denied; i++) {
+    const sandbox_rule *r = &sandbox_denied[i];
+    /* Landlock decides truncate from ABI 3 only: before it, truncate stays denied. */
+    if (g->profiling_abi > 0 && r->by_path && (r->nr != __NR_truncate || g->profiling_abi >= 3)) continue;
+    emit_rule(p, r->nr, pid, g);
+  }
   RET(ALLOW);
   return 0;
 #else
-  (void)p, (void)pid;
+  (void)p, (void)pid, (void)g;
   return -1;
 #endif
 }
 
-/* Installs a filter on every thread (TSYNC: the CUDA driver's threads run host callbacks). */
-static int install(const prog *p, char *err, size_t cap) {
+/* Installs a filter on every thread (TSYNC: the CUDA driver's threads run host callbacks).
+ * A raw system call: a `syscall` of the student's answering 0 would leave no filter. */
+static int install(const bpf_prog *p, char *err, size_t cap) {
+  if (p->bad || p->n > p->cap) {
+    snprintf(err, cap, "sandbox: the filter does not fit (%d instructions, at most %d, or a jump too far)", p->n, p->cap);
+    return -1;
+  }
   struct sock_fprog fp = {(unsigned short)p->n, p->ins};
-  long r = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &fp);
+  long r = sandbox_raw3(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, (long)&fp);
   if (r > 0) {
     snprintf(err, cap, "sandbox: seccomp: thread %ld could not take the filter (it has a filter of its own)", r);
     return -1;
   }
   if (r != 0) {
     snprintf(err, cap, "sandbox: seccomp(SECCOMP_SET_MODE_FILTER, TSYNC): %s (kernel without seccomp filters?)",
-             strerror(errno));
+             strerror((int)-r));
     return -1;
   }
   return 0;
 }
 
-int sandbox_enter(char *err, size_t cap) {
-  struct sock_filter ins[BPF_MAXINSNS];
-  prog p = {ins, 0, BPF_MAXINSNS};
-  if (build(&p, (unsigned)getpid()) < 0) {
+int sandbox_enter_guarded(const sandbox_guard *g, char *err, size_t cap) {
+  static struct sock_filter ins[BPF_MAXINSNS]; /* 32 KiB: off the stack */
+  bpf_prog p = {.ins = ins, .cap = BPF_MAXINSNS};
+  if (build(&p, (unsigned)sandbox_raw3(__NR_getpid, 0, 0, 0), g) < 0) {
     snprintf(err, cap, "sandbox: no seccomp filter for this architecture (x86_64 and aarch64 only)");
     return -1;
   }
-  if (p.n > p.cap) {
-    snprintf(err, cap, "sandbox: the filter has %d instructions, more than the kernel's %d", p.n, p.cap);
+  if (p.bad || p.n > p.cap) {
+    snprintf(err, cap, "sandbox: the filter does not fit (%d instructions, at most %d, or a jump too far)", p.n, p.cap);
     return -1;
   }
   /* Required to install a filter without CAP_SYS_ADMIN, and keeps a setuid binary from
    * regaining what the filter takes (execve is denied anyway). */
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-    snprintf(err, cap, "sandbox: prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
+  long r = sandbox_raw6(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0);
+  if (r != 0) {
+    snprintf(err, cap, "sandbox: prctl(PR_SET_NO_NEW_PRIVS): %s", strerror((int)-r));
     return -1;
   }
   /* TSYNC: the CUDA driver has started threads of its own by now, and a host callback
@@ -434,10 +464,16 @@ int sandbox_enter(char *err, size_t cap) {
   return install(&p, err, cap);
 }
 
+int sandbox_enter(char *err, size_t cap) {
+  sandbox_guard g = {0};
+  if (sandbox_image(sandbox_denied, sizeof sandbox_denied, &g.lo, &g.hi, err, cap)) return -1;
+  return sandbox_enter_guarded(&g, err, cap);
+}
+
 int sandbox_close_threads(char *err, size_t cap) {
 #ifdef SANDBOX_ARCH
   struct sock_filter ins[16];
-  prog q = {ins, 0, 16}, *p = &q;
+  bpf_prog q = {.ins = ins, .cap = 16}, *p = &q;
   LOAD(offsetof(struct seccomp_data, arch));
   JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0);
   RET(KILL);

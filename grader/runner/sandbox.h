@@ -1,13 +1,22 @@
-/* sandbox.h: the seccomp filter the runner enters once its CUDA context and buffers exist. */
+/* sandbox.h: the seccomp filters the runner enters once its CUDA context exists (two stages:
+ * WIRE_SANDBOX_FILTERS in wire.h, which the judge counts in /proc/PID/status). */
 #ifndef SCANLAB_SANDBOX_H
 #define SCANLAB_SANDBOX_H
 
 #include <stddef.h>
 
+#include "guard.h"
+
 /* Installs the filter on every thread of the process (the CUDA driver's threads too),
- * irrevocably; the pid it may still signal is getpid() at this call. Returns 0, or -1 with
- * a one-line reason in err (e.g. the kernel refused the filter), and then no filter is in
- * place (PR_SET_NO_NEW_PRIVS may be). */
+ * irrevocably; the pid it may still signal is the process's at this call. The memory and
+ * descriptors of g are guarded (guard.h). Every system call that sets it up is the
+ * runner's own instruction (rawsys.h), never a libc wrapper that the student's object
+ * could define. Returns 0, or -1 with a one-line reason in err (e.g. the kernel refused
+ * the filter), and then no filter is in place (PR_SET_NO_NEW_PRIVS may be). */
+int sandbox_enter_guarded(const sandbox_guard *g, char *err, size_t cap);
+/* sandbox_enter_guarded with the program's own image guarded (sandbox_image) and no
+ * descriptor: for a program of the course's that runs a student's functions (03's
+ * model-tables). */
 int sandbox_enter(char *err, size_t cap);
 
 /* The second stage, entered once the runner's own set-up is done and before the first
@@ -24,6 +33,7 @@ typedef struct sandbox_rule {
   const char *name;
   long nr;
   const char *why;
+  int by_path; /* in a profiled runner, allowed: its Landlock domain decides by path (profiling.h) */
 } sandbox_rule;
 extern const sandbox_rule sandbox_denied[];
 extern const int sandbox_n_denied;

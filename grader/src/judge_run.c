@@ -69,7 +69,7 @@ judge_run *judge_run_cases(const assignment_ctx *a, const check_conf *c, const j
     argv[n++] = (char *)args->bin;
     argv[n++] = "--call-timeout";
     argv[n++] = limit;
-    if (args->no_sandbox) argv[n++] = "--no-sandbox";
+    if (args->profiled) argv[n++] = "--profiled";
     if (args->versus) {
       argv[n++] = "--versus";
       argv[n++] = (char *)args->versus;

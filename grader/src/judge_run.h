@@ -36,7 +36,7 @@ typedef struct judge_run_args {
   const char *save_failed; /* --save-failed DIR; NULL: none */
   int direct;              /* run bin itself, not the judge on it (a program that checks its own work) */
   double call_limit_s;     /* the judge's limit on one batch of calls (0: from the check's timeout) */
-  int no_sandbox;          /* the runner without its sandbox: for ncu alone, which writes files inside it */
+  int profiled;            /* the tool is a profiler (ncu) whose library writes files in the runner: judge --profiled */
   int batch;               /* calls per sample (0: the case's); correctness and tools use 1 */
   const char *versus;      /* a perf duel (judge --versus): the reference, whose line comes first; NULL: none */
   FILE *story;             /* the check's story: with SCANLAB_JUDGE_PROFILE set, the judge's profile lines go there */

@@ -81,6 +81,16 @@ void kind_model_run(const assignment_ctx *a, const check_conf *c, check_result *
   check_finish(r, s, passed ? V_PARTIAL : V_FAIL, score, "%d/%d model cases pass; %s", passed, c->n_cases, first_bad);
 }
 
+/* The first line of text that starts with "==ERROR==" (ncu's errors), without it, into out. */
+static void first_ncu_error(const char *text, char *out, size_t cap) {
+  for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+    if (strncmp(p, "==ERROR== ", 10)) continue;
+    const char *e = strchr(p, '\n');
+    snprintf(out, cap, "%.*s", (int)(e ? e - p - 10 : (long)strlen(p + 10)), p + 10);
+    return;
+  }
+}
+
 /* An Nsight Compute metric of one kernel launch, e.g. shared-memory bank
  * conflicts. Where ncu is absent or may not read the counters, the check is
  * ungraded with a note, never failed or passed. */
@@ -93,12 +103,20 @@ void kind_metric_run(const assignment_ctx *a, const check_conf *c, check_result 
   snprintf(kernel, sizeof kernel, "%s", c->kernel);
   char *prefix[] = {(char *)a->env->ncu, "--metrics", (char *)c->metric, "--kernel-name", kernel, "--launch-count", "1",
                     "--csv", "--print-units", "base", NULL};
-  /* ncu's library in the runner's process writes lock files under /tmp, which
-   * the sandbox refuses: this one check runs the runner without it (grading.md). */
-  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .no_sandbox = 1, .story = s->f};
+  /* The runner is in its sandbox under ncu as under every other tool: no student
+   * code runs unconfined (the judge checks the filter in /proc). ncu's library, loaded
+   * into the runner's process, writes files of its own there, so the judge starts it
+   * --profiled: files may be read, and written only in a fresh folder (Landlock,
+   * grader/runner/profiling.h). Where ncu still cannot profile, the check fails and
+   * says so, and never runs the code unconfined (grading.md, threat model). */
+  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .profiled = 1,
+                         .story = s->f};
   judge_run *st = judge_run_cases(a, c, &args);
   char *out = capture_text(&st->p.out), *err = capture_text(&st->p.err);
   int no_perm = (out && strstr(out, "ERR_NVGPUCTRPERM")) || (err && strstr(err, "ERR_NVGPUCTRPERM"));
+  char ncu_error[200] = ""; /* ncu's first complaint, e.g. a call its library made that the sandbox refused */
+  first_ncu_error(err, ncu_error, sizeof ncu_error);
+  if (!ncu_error[0]) first_ncu_error(out, ncu_error, sizeof ncu_error);
   free(out);
   free(err);
   double value;
@@ -107,7 +125,9 @@ void kind_metric_run(const assignment_ctx *a, const check_conf *c, check_result 
   int found = output_ncu_values(&st->p.out, c->metric, &value);
   fprintf(s->f, "ncu --metrics %s --kernel-name %s, variant %s, case %s\n", c->metric, c->kernel, c->variant, c->cases[0]);
   char why[400];
-  snprintf(why, sizeof why, "%s", st->failure[0] ? st->failure : "ncu printed no value (kernel not launched?)");
+  if (ncu_error[0] && !st->failure[0])
+    snprintf(why, sizeof why, "ncu, profiling the runner inside its sandbox, says: %s", ncu_error);
+  else snprintf(why, sizeof why, "%s", st->failure[0] ? st->failure : "ncu printed no value (kernel not launched?)");
   free(st);
   if (no_perm) {
     fprintf(s->f, "ncu may not read the GPU's performance counters here (ERR_NVGPUCTRPERM)\n");

@@ -18,6 +18,30 @@
 
 #include "backend_cpu.h"
 #include "runner.h"
+#include "wire.h"
+
+#ifdef FAKE_NO_FILTER
+/* build/tests/fake-runner-unfiltered: the runner's own functions that install the filters,
+ * defined here and linked ahead of the runner's library, as a student's object that defines
+ * them would be: the runner believes it is sandboxed and is not. The judge must refuse it
+ * from /proc (confinement.c). Both spellings: a019dd7's sandbox_enter and today's. */
+int sandbox_enter(char *err, size_t cap);
+int sandbox_enter_guarded(const void *g, char *err, size_t cap);
+int sandbox_close_threads(char *err, size_t cap);
+int sandbox_enter(char *err, size_t cap) { return (void)err, (void)cap, 0; }
+int sandbox_enter_guarded(const void *g, char *err, size_t cap) { return (void)g, (void)err, (void)cap, 0; }
+int sandbox_close_threads(char *err, size_t cap) { return (void)err, (void)cap, 0; }
+#endif
+
+#ifdef FAKE_SYSCALL
+/* build/tests/fake-runner-syscall: a student's `syscall` and `prctl`, linked ahead of libc,
+ * that answer 0 to everything: a runner that installed its filters through libc's wrappers
+ * would think it had. The runner's own instructions make those calls (rawsys.h). */
+long syscall(long nr, ...);
+int prctl(int option, ...);
+long syscall(long nr, ...) { return (void)nr, 0; }
+int prctl(int option, ...) { return (void)option, 0; }
+#endif
 
 static const char *mode = "honest";
 static int is(const char *m) { return !strcmp(mode, m); }
@@ -61,6 +85,67 @@ static void scribble(void) {
 
 static void *helper_thread(void *arg) { return arg; }
 
+/* The command the runner loop holds now (its static wire_msg), found as a student would find
+ * it: the protocol's magic and the op, in the runner's zero-initialised data. Its seq is what
+ * a forged reply must repeat. 0 when not found. */
+extern char __bss_start[], _end[];
+static uint32_t seq_of(uint32_t op) {
+  unsigned char in_core;
+  for (const char *p = (const char *)(((uintptr_t)__bss_start + 7) & ~(uintptr_t)7); p + sizeof(wire_msg) <= _end; p += 8) {
+    if (!((uintptr_t)p & 4095) && mincore((void *)p, 4096, &in_core)) { /* a hole between segments */
+      p += 4096 - 8;
+      continue;
+    }
+    const wire_msg *m = (const wire_msg *)p;
+    if (m->magic == WIRE_MAGIC && m->op == op) return m->seq;
+  }
+  return 0;
+}
+
+/* Writes a reply of the runner's protocol in its place. */
+static void forge(uint32_t op, uint32_t seq) {
+  wire_msg m;
+  memset(&m, 0, sizeof m);
+  m.magic = WIRE_MAGIC;
+  m.op = op;
+  m.seq = seq;
+  if (op == WIRE_DONE) m.u.done.ms = 0.001, m.u.done.calls = 1;
+  if (wire_send(WIRE_FD_REPLY, &m)) fprintf(stderr, "fake student: cannot forge %s: %s\n", wire_op_name(op), strerror(errno));
+}
+
+/* Puts a call's outputs where the judge reads them (slot 0 of the shared memory: the
+ * input, then the output at the next 256 bytes), as the runner's download would. */
+static void write_shm_output(const uint32_t *out, uint64_t n) {
+  struct stat st;
+  size_t off = ((size_t)n * 4 + 255) / 256 * 256;
+  if (fstat(WIRE_FD_SHM, &st) || (size_t)st.st_size < off + n * 4) return;
+  char *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, WIRE_FD_SHM, 0);
+  if (m == MAP_FAILED) return;
+  memcpy(m + off, out, n * 4);
+  munmap(m, (size_t)st.st_size);
+}
+
+/* Tries to make the runner's own image writable (the sealed backend table, its code), to
+ * replace its descriptors, or to unmap them; exits with a code that names what got through. */
+extern char __ehdr_start[];
+static void attack_runner_state(void) {
+  uintptr_t page = ((uintptr_t)_end - 1) & ~(uintptr_t)4095; /* the image's last page, in its bss */
+  if (mprotect((void *)page, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == 0) {
+    fprintf(stderr, "fake student: mprotect of the runner's image worked\n");
+    _exit(45);
+  }
+  if (mprotect(__ehdr_start, 4096, PROT_READ | PROT_WRITE) == 0) {
+    fprintf(stderr, "fake student: mprotect of the runner's first page worked\n");
+    _exit(45);
+  }
+  int p[2];
+  if (pipe(p) == 0) {
+    if (dup2(p[1], WIRE_FD_REPLY) >= 0) _exit(46);
+    if (dup3(p[0], WIRE_FD_CMD, 0) >= 0) _exit(46);
+  }
+  if (close(WIRE_FD_SHM) == 0) _exit(47);
+}
+
 /* Sleeps ms milliseconds of wall time. */
 static void sleep_ms(int ms) {
   struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -70,6 +155,9 @@ static void sleep_ms(int ms) {
 
 static size_t workspace(int variant, uint64_t n, uint64_t param) {
   (void)variant, (void)param;
+  /* A DONE before GO (before READY, even): the runner's own READY then comes where DONE was due. */
+  if (is("done-before-go")) forge(WIRE_DONE, seq_of(WIRE_CASE));
+  if (is("attack-runner-state")) attack_runner_state();
   const char *tag = getenv("FAKE_TAG"); /* which side opened a case when (test_judge_duel_open_order) */
   if (tag) fprintf(stderr, "workspace of %s, n=%llu\n", tag, (unsigned long long)n);
   return (size_t)(n + 2) * sizeof(uint32_t);
@@ -83,7 +171,7 @@ static void call(const hx_call *c) {
     repeats(in, n, out, (uint32_t *)c->out[1]);
     return;
   }
-  if (is("honest")) {
+  if (is("honest") || is("attack-runner-state")) {
     scan(in, out, n);
   } else if (is("memoize")) {
     /* Scans the first call of a case, then copies that output on every later call. */
@@ -104,6 +192,40 @@ static void call(const hx_call *c) {
       work[0] = 0x600d;
     }
     memcpy(out, work + 1, n * sizeof *out);
+  } else if (is("two-dones")) {
+    /* The honest work, but in the case's last call (FAKE_LAST_CALL: warm-ups and samples)
+     * the outputs are put where the judge reads them and a DONE and an OUT of its own are
+     * sent at once, before 30 ms more "work": the runner's own DONE and OUT follow them, a
+     * second DONE that no command asked for. */
+    static int calls;
+    const char *last = getenv("FAKE_LAST_CALL");
+    scan(in, out, n);
+    if (last && ++calls == atoi(last)) {
+      uint32_t seq = seq_of(WIRE_GO);
+      write_shm_output(out, n);
+      forge(WIRE_DONE, seq);
+      forge(WIRE_OUT, seq);
+      sleep_ms(30);
+    }
+  } else if (is("write-files")) {
+    /* Writes a file where the grader's results are, then the honest work. Under --profiled
+     * only the profiler's folder ($TMPDIR) may be written: that must work. */
+    int fd = open("grade-results-forged", O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) {
+      fprintf(stderr, "fake student: wrote grade-results-forged\n");
+      _exit(43);
+    }
+    const char *tmp = getenv("TMPDIR");
+    if (tmp && strstr(tmp, "scanlab-profiled-")) {
+      char path[300];
+      snprintf(path, sizeof path, "%s/profiler-lock", tmp);
+      if ((fd = open(path, O_CREAT | O_RDWR, 0644)) < 0) {
+        fprintf(stderr, "fake student: the profiler's folder %s is not writable: %s\n", tmp, strerror(errno));
+        _exit(44);
+      }
+      close(fd);
+    }
+    scan(in, out, n);
   } else if (is("forge-lines")) {
     forge_lines();
   } else if (is("forge-exit")) {

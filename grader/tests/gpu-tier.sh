@@ -15,7 +15,9 @@
 # 06's examples must verify every version (the scan versions in order), and the
 # GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
 # out-of-bounds shared write, a look-back that deadlocks or keeps only its last
-# row) must give the verdicts in their expect.tsv, and the adversarial suite
+# row, and sealed-runner: a solution that first tries to unseal the runner's
+# image and replace its pipes, which the sandbox refuses while CUDA keeps
+# working) must give the verdicts in their expect.tsv, and the adversarial suite
 # (grader/tests/adversarial.sh --run) every verdict of its table.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
 set -u
@@ -94,7 +96,9 @@ extra_02-hillis-steele() {
 
 # 03: the CPU model's bank-conflict prediction against Nsight Compute's
 # counters, on two full tiles (case tiles2), for
-# the padded, unpadded and 16-bank layouts of the solution's scan.
+# the padded, unpadded and 16-bank layouts of the solution's scan. The runner is
+# in its sandbox under ncu, as in grading (--profiled: grader/runner/profiling.h,
+# issue 39): this row is also the proof that ncu's library profiles from inside it.
 extra_03-blelloch() {
   local ncu=$CUDA_HOME/bin/ncu src v model bin pred want got
   local M=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
@@ -109,7 +113,7 @@ extra_03-blelloch() {
       # The model's extra passes per block of the 2048-leaf tree (printed first), times two blocks.
       pred=$("$model" --variant "$v" --case banks | grep -m1 -o 'extra passes per block: [0-9]* on loads, [0-9]* on stores' |
         awk '{print 2 * $5 "/" 2 * $8}')
-      build/grader/judge --assignment 03-blelloch --runner "$bin" --variant "$v" --case tiles2 --reps 1 --warmup 0 --no-sandbox \
+      build/grader/judge --assignment 03-blelloch --runner "$bin" --variant "$v" --case tiles2 --reps 1 --warmup 0 --profiled \
         -- "$ncu" --metrics "$M" --kernel-name "$v" --launch-count 1 --csv --print-units base > "$TMP/ncu.csv" 2>&1
       if grep -q ERR_NVGPUCTRPERM "$TMP/ncu.csv"; then
         echo "NOTE  03: ncu may not read the GPU counters here (ERR_NVGPUCTRPERM): model vs ncu not compared"; return

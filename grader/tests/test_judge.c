@@ -57,12 +57,13 @@ static const attempt ATTEMPTS[] = {
 /* Runs the judge in dir on the fake runner (FAKE_STUDENT=student) with args
  * after its fixed options; returns its exit status, its result lines and its
  * stderr (malloc'd; the test asserts they exist). */
-static int run_judge(const char *dir, const char *student, const char *args, char **results, char **err) {
+static int run_judge_on(const char *dir, const char *runner, const char *student, const char *args, char **results,
+                        char **err) {
   char cmd[2048], path[1024];
   snprintf(cmd, sizeof cmd,
-           "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
+           "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/%s "
            "--reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
-           dir, student, getenv("PWD"), getenv("PWD"), args);
+           dir, student, getenv("PWD"), getenv("PWD"), runner, args);
   int rc = run_shell(cmd);
   snprintf(path, sizeof path, "%s/results", dir);
   *results = read_text(path);
@@ -70,6 +71,10 @@ static int run_judge(const char *dir, const char *student, const char *args, cha
   *err = read_text(path);
   ck_assert_msg(*results && *err, "judge %s: no results or stderr file", args);
   return rc;
+}
+
+static int run_judge(const char *dir, const char *student, const char *args, char **results, char **err) {
+  return run_judge_on(dir, "fake-runner", student, args, results, err);
 }
 
 START_TEST(test_judge_attempt) {
@@ -97,6 +102,80 @@ START_TEST(test_judge_attempt) {
 }
 END_TEST
 
+/* The sandbox as the judge sees it from outside, and replies out of their place. Each row
+ * runs one build of the fake runner (tests.mk) and must get its verdict. */
+typedef struct confined {
+  const char *runner, *student, *args;
+  int exit_code, lines, ok; /* as in attempt; ok only when there is a line */
+  const char *says;
+} confined;
+
+static const confined CONFINED[] = {
+    /* a runner whose filter functions were replaced (as a student's object linked ahead of
+     * the runner's library would replace them): refused from /proc before the first case */
+    {"fake-runner-unfiltered", "honest", "--case n1025", 5, 0, 0, "the runner is not sandboxed: /proc/"},
+    /* a student's `syscall` and `prctl` answering 0: the filters are installed anyway (the
+     * runner's own instructions), so the judge grades it, and nothing opens */
+    {"fake-runner-syscall", "honest", "--case n1025", 0, 1, 1, ""},
+    {"fake-runner-syscall", "open-files", "--case n1025", 0, 1, 0, "wrong in 5 of 5 calls"},
+    /* mprotect of the runner's image, dup2/dup3 over the protocol's pipes, close of the
+     * shared memory's descriptor: all refused, and the honest work then passes */
+    {"fake-runner", "attack-runner-state", "--case n1025", 0, 1, 1, ""},
+    /* a DONE written before GO (before READY, even) */
+    {"fake-runner", "done-before-go", "--case n1025", 5, 0, 0, "broke the protocol"},
+    /* a DONE and an OUT forged in the last call: the runner's own DONE is a second one */
+    {"fake-runner", "two-dones FAKE_LAST_CALL=5", "--case n1025", 5, 0, 0, "broke the protocol"},
+    /* under a profiler (the metric check, /usr/bin/env standing in for ncu): still sandboxed, checked
+     * from /proc; no file written but in the profiler's folder, which is writable */
+    {"fake-runner", "write-files", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
+    {"fake-runner", "attack-runner-state", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
+    {"fake-runner-unfiltered", "honest", "--case n1025 --profiled -- /usr/bin/env", 5, 0, 0, "the runner is not sandboxed: /proc/"},
+    {"fake-runner", "write-files", "--case n1025", 0, 1, 1, ""},
+};
+
+START_TEST(test_judge_confinement) {
+  const confined *t = &CONFINED[_i];
+  char *dir = make_temp_dir("judge-confined"), *results, *err;
+  int rc = run_judge_on(dir, t->runner, t->student, t->args, &results, &err);
+  ck_assert_msg(rc == t->exit_code, "%s/%s: judge exited %d, want %d; stderr: %s", t->runner, t->student, rc, t->exit_code, err);
+  int lines = 0;
+  for (const char *p = results; *p; p++) lines += *p == '\n';
+  ck_assert_msg(lines == t->lines, "%s/%s: %d result lines, want %d: %s", t->runner, t->student, lines, t->lines, results);
+  if (lines) {
+    result_line r;
+    char why[200];
+    ck_assert_msg(result_parse(results, &r, why, sizeof why) == 0, "%s/%s: %s", t->runner, t->student, why);
+    ck_assert_msg(r.ok == t->ok, "%s/%s: ok=%d, want %d (%s)", t->runner, t->student, r.ok, t->ok, results);
+  }
+  ck_assert_msg(strstr(err, t->says), "%s/%s: stderr lacks '%s': %s", t->runner, t->student, t->says, err);
+  ck_assert_msg(!strstr(err, "fake student: opened"), "%s/%s: the sandbox let a file open: %s", t->runner, t->student, err);
+  char forged[1100];
+  snprintf(forged, sizeof forged, "%s/grade-results-forged", dir);
+  ck_assert_msg(access(forged, F_OK) != 0, "%s/%s %s: the runner wrote a file beside the results", t->runner, t->student, t->args);
+  free(results);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A duel whose reference's runner has no filter: the reference is refused too (exit 4). */
+START_TEST(test_judge_unfiltered_reference) {
+  char *dir = make_temp_dir("judge-confined"), *results, *err, path[1024], script[1024];
+  snprintf(path, sizeof path, "%s/reference", dir);
+  snprintf(script, sizeof script, "#!/bin/sh\nFAKE_STUDENT=honest exec %s/build/tests/fake-runner-unfiltered \"$@\"\n",
+           getenv("PWD"));
+  write_text(path, script, 1);
+  int rc = run_judge(dir, "honest", "--versus ./reference --case n1025", &results, &err);
+  ck_assert_msg(rc == 4, "judge exited %d, want 4: %s", rc, err);
+  ck_assert_msg(strstr(err, "the runner is not sandboxed"), "stderr: %s", err);
+  free(results);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* Bad use of the judge: each gives exit 2 and one line that names the problem. */
 static const char *const BAD[][2] = {
     {"--assignment 04-large-scan --case n1025", "--runner"},
@@ -109,6 +188,8 @@ static const char *const BAD[][2] = {
     {"--assignment 04-large-scan --runner R --versus-variant copy_d2d", "--versus-variant needs --versus"},
     {"--assignment 04-large-scan --runner R --versus R --bench", "--versus (a perf duel) cannot go with"},
     {"--assignment 04-large-scan --runner R --batch 0", "--batch"},
+    {"--assignment 04-large-scan --runner R --no-sandbox", "unknown option '--no-sandbox'"},
+    {"--assignment 04-large-scan --runner R --profiled", "--profiled needs the profiler's command after --"},
     {"--assignment 04-large-scan --runner R --floor 0.5", "--floor needs --versus"},
     {"--assignment 04-large-scan --runner R --versus R --floor 2", "--floor: '2' is not a fraction in (0, 1]"},
 };
@@ -389,6 +470,8 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(tc, test_judge_attempt, 0, (int)(sizeof ATTEMPTS / sizeof *ATTEMPTS));
   tcase_add_loop_test(tc, test_judge_bad_usage, 0, (int)(sizeof BAD / sizeof *BAD));
   tcase_add_test(tc, test_judge_list);
+  tcase_add_loop_test(tc, test_judge_confinement, 0, (int)(sizeof CONFINED / sizeof *CONFINED));
+  tcase_add_test(tc, test_judge_unfiltered_reference);
   tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));
   tcase_add_test(tc, test_judge_duel_stops_the_other_side);
   tcase_add_test(tc, test_judge_profile);

@@ -10,8 +10,12 @@ TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $
 COURSE_TEST_O := $(patsubst tests/%.c,$(B)/tests/course/%.o,$(wildcard tests/*.c))
 UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c) \
   $(COURSE_TEST_O)
-# The runner on the host-memory device with a fake student (test_judge.c).
+# The runner on the host-memory device with a fake student (test_judge.c), and two builds of
+# it that only tests have: one whose "student" defines the runner's filter functions (linked
+# ahead of the runner's library, so the runner has no filter and believes it has), and one
+# whose "student" defines `syscall` and `prctl` (ahead of libc).
 FAKE_RUNNER := $(B)/tests/fake-runner
+FAKE_RUNNERS := $(FAKE_RUNNER) $(B)/tests/fake-runner-unfiltered $(B)/tests/fake-runner-syscall
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
@@ -28,11 +32,20 @@ $(B)/tests/course/%.o: tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/sr
 # The judge's objects without its main, and every spec (test_specs.c).
 JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O)
 # Order-only: the objects test_inspect.c reads the course's symbols from (not linked).
-$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
+$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
 
+# Linked as a runner is (-z now: a read-only GOT inside the image the sandbox guards).
+FAKE_LDFLAGS := -pthread -Wl,-z,now,-z,relro
 $(FAKE_RUNNER): $(B)/tests/fake_runner.o $(B)/tests/backend_cpu.o $(RUNNER_C_O)
-	$(CC) -o $@ $^ -pthread
+	$(CC) -o $@ $^ $(FAKE_LDFLAGS)
+$(B)/tests/fake_runner-%.o: grader/tests/fake_runner.c $(wildcard grader/tests/*.h grader/runner/*.h) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -DFAKE_$(if $(filter unfiltered,$*),NO_FILTER,SYSCALL) -c $< -o $@
+$(B)/tests/librunner-c.a: $(RUNNER_C_O)
+	rm -f $@ && ar rcs $@ $^
+$(B)/tests/fake-runner-%: $(B)/tests/fake_runner-%.o $(B)/tests/backend_cpu.o $(B)/tests/librunner-c.a
+	$(CC) -o $@ $^ $(FAKE_LDFLAGS)
 
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
@@ -66,7 +79,7 @@ $(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/
 test-builds: tools
 	@$(MAKE) $(ALL_BUILDS) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
 
-test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
+test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
 	@echo "== unit tests (Check)"
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
