@@ -16,6 +16,7 @@ void teaching_stated_points_tests(TCase *t); /* test_stated_points.c */
 void teaching_rubrics_tests(TCase *t);       /* test_rubrics.c */
 void teaching_guide_rows_tests(TCase *t);    /* test_guide_rows.c */
 void teaching_lecture01_tests(TCase *t);     /* test_lecture01.c */
+void teaching_counts01_tests(TCase *t);      /* test_counts01.c */
 
 /* The text with newlines as spaces (malloc'd), so that a claim may wrap. */
 char *flatten(const char *text, size_t len);

@@ -11,7 +11,9 @@
  *     questions' points those of the rubrics of ANSWERS.md (test_rubrics.c);
  *   - the student guide's sample runs name real checks, points and kernels
  *     (test_guide_rows.c);
- *   - what lecture 01 says about its examples' PTX (test_lecture01.c).
+ *   - what lecture 01 says about its examples' PTX (test_lecture01.c);
+ *   - the counts assignment 01's texts state about code a student writes
+ *     (test_counts01.c).
  * Their shared helpers are teaching_support.c's. Run from the repository root
  * after `make test-builds`. */
 #include "course.h"
@@ -28,6 +30,7 @@ Suite *teaching_suite(void) {
   teaching_rubrics_tests(t);
   teaching_guide_rows_tests(t);
   teaching_lecture01_tests(t);
+  teaching_counts01_tests(t);
   suite_add_tcase(s, t);
   return s;
 }
