@@ -1,5 +1,5 @@
 /* test_lecture01.c: the teaching suite's lecture 01 check (test_teaching.c):
- * what lecture 01 says its max-scan example compiles to. Run from the
+ * what lecture 01 says its warp-minimum example compiles to. Run from the
  * repository root after `make test-builds`. */
 #include <stdio.h>
 
@@ -9,20 +9,20 @@
 
 /* ---------------------------------------------------------------- lecture examples' PTX
  *
- * Lecture 01 says what its max-scan example compiles to. */
-START_TEST(test_warp_max_scan_ptx) {
+ * Lecture 01 says what its warp-minimum example compiles to. */
+START_TEST(test_warp_min_reduce_ptx) {
   static const struct {
     const char *kernel, *pattern;
     long want;
   } rows[] = {
-      {"warp_max_shfl", "shfl\\.sync\\.up", 5},
-      {"warp_max_shfl", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared", 0},
-      {"warp_max_syncwarp", "bar\\.warp\\.sync", 11},
-      {"warp_max_syncwarp", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared", 11},
+      {"warp_min_shfl", "shfl\\.sync\\.bfly", 5},
+      {"warp_min_shfl", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared", 0},
+      {"warp_min_syncwarp", "bar\\.warp\\.sync", 6},
+      {"warp_min_syncwarp", "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared", 12},
   };
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     char err[256];
-    long n = ptx_count("build/lectures/warp_max_scan.ptx", rows[i].kernel, rows[i].pattern, err, sizeof err);
+    long n = ptx_count("build/lectures/warp_min_reduce.ptx", rows[i].kernel, rows[i].pattern, err, sizeof err);
     ck_assert_msg(n >= 0, "%s", err);
     ck_assert_msg(n == rows[i].want, "%s: %ld lines match %s, lecture 01 says %ld", rows[i].kernel, n,
                   rows[i].pattern, rows[i].want);
@@ -30,4 +30,4 @@ START_TEST(test_warp_max_scan_ptx) {
 }
 END_TEST
 
-void teaching_lecture01_tests(TCase *t) { tcase_add_test(t, test_warp_max_scan_ptx); }
+void teaching_lecture01_tests(TCase *t) { tcase_add_test(t, test_warp_min_reduce_ptx); }

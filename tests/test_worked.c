@@ -289,67 +289,35 @@ START_TEST(test_03_lecture_tiles) {
 }
 END_TEST
 
-/* GPU Gems 3's opt-in offset as assignment 03 runs it (blelloch_gems16). */
-static int gems16_word(int i) { return i + (i >> 4) + (i >> 8); }
-
-/* The ways of both accesses of one warp of a sweep step at stride s over a
- * tree of `leaves`, with element i in word(i): the worse of the left and the
- * right node's. */
-static int sweep_ways(int (*word)(int), int leaves, int s, int warp) {
-  int left[BANK_WARP], right[BANK_WARP];
-  for (int l = 0; l < BANK_WARP; l++) {
-    int t = warp * BANK_WARP + l, r = s * (2 * t + 2) - 1;
-    int active = t < leaves / (2 * s);
-    left[l] = active ? word(r - s) : -1;
-    right[l] = active ? word(r) : -1;
-  }
-  int a = bank_ways(left, NULL), b = bank_ways(right, NULL);
-  return a > b ? a : b;
-}
-
-/* Lecture 03 section 6: the example column's first row (lane 16's first
- * element 32 lands in word 34, bank 2, where lane 1's element 2 is), and
- * "2-way conflicts on the first six strides of the up-sweep and the last six
- * of the down-sweep" of the 2048-leaf tree under the 16-bank offset. */
-START_TEST(test_03_lecture_gems16) {
+/* Lecture 03 section 6: a 16 x 16 transpose tile padded for 16 banks, `float
+ * tile[16][17]`, read down its columns by 16 x 16 threads: thread (x, y) reads
+ * word 17x + y. Each half-warp (one row of threads, y fixed) is conflict-free
+ * on 16 banks; each warp (rows y and y + 1) is 2-way on 32 banks, thread (0, y)
+ * and thread (15, y + 1) sharing a bank, 256 words apart. */
+START_TEST(test_03_lecture_tile16) {
   const char *F = "lectures/03-shared-memory-banks.md";
   char *t = text_of(F);
-  const char *p = after(F, t, "Lane 16's first\nelement, ");
-  long element = int_at(F, p, "lane 16's first element");
-  ck_assert_int_eq(element, 2 * 16); /* stride 1: lane l takes elements 2l and 2l + 1 */
-  p = after(F, p, "so it lands in word ");
-  long word = int_at(F, p, "its word");
-  ck_assert_msg(gems16_word((int)element) == word, "%s: element %ld is in word %d, the text says %ld", F, element,
-                gems16_word((int)element), word);
-  p = after(F, p, "in bank ");
-  long bank = int_at(F, p, "its bank");
-  ck_assert_int_eq(word % BANK_COUNT, bank);
-  p = after(F, p, "where\nlane 1's element ");
-  long other = int_at(F, p, "lane 1's element");
-  ck_assert_int_eq(other, 2);
-  ck_assert_int_eq(gems16_word((int)other) % BANK_COUNT, bank);
-  /* Which strides of the 2048-leaf tree stay conflicted, from warp 0 (every
-   * warp of a step has the same pattern shifted by whole banks). */
-  p = after(F, t, "finds 2-way conflicts on the first ");
-  int first = word_number(p);
-  ck_assert_msg(first > 0, "%s: no number word after 'the first '", F);
-  p = after(F, p, "the last ");
-  int last = word_number(p);
-  ck_assert_msg(first > 0 && last > 0, "%s: no number word after 'the last '", F);
-  int conflicted = 0, below = 1;
-  for (int s = 1; s < 2048; s <<= 1) {
-    int ways = sweep_ways(gems16_word, 2048, s, 0);
-    ck_assert_msg(ways <= 2, "the 16-bank offset is %d-way at stride %d", ways, s);
-    if (ways == 2) {
-      ck_assert_msg(below, "stride %d is 2-way after a conflict-free stride", s);
-      conflicted++;
-    } else {
-      below = 0;
+  find(F, t, "16 x 16 tiles in `float tile[16][17]`");
+  find(F, t, "Thread `(x, y)` reads `tile[x][y]`, word `17x + y`.");
+  const char *p = after(F, t, "reads word `255 + y + 1 = ");
+  long far = int_at(F, p, "the far word's offset");
+  ck_assert_int_eq(far, 17 * 15 + 1);
+  p = after(F, p, "which is ");
+  ck_assert_int_eq(int_at(F, p, "the distance in words"), far);
+  ck_assert_int_eq(far % BANK_COUNT, 0);
+  p = after(F, p, "and the column read is ");
+  long said = int_at(F, p, "the column read's ways");
+  for (int y = 0; y < 16; y += 2) { /* warp y / 2 of the block: rows y and y + 1 */
+    int w[BANK_WARP], used16[16] = {0}, ways16 = 0;
+    for (int l = 0; l < BANK_WARP; l++) w[l] = 17 * (l % 16) + y + l / 16;
+    for (int l = 0; l < 16; l++) { /* the first half-warp on 16 banks */
+      int b = w[l] % 16;
+      if (++used16[b] > ways16) ways16 = used16[b];
     }
+    ck_assert_msg(ways16 == 1, "%s: half-warp of row %d is %d-way on 16 banks", F, y, ways16);
+    ck_assert_msg(bank_ways(w, NULL) == said, "%s: the warp of rows %d and %d is %d-way on 32 banks, the text says %ld", F,
+                  y, y + 1, bank_ways(w, NULL), said);
   }
-  /* The down-sweep visits the same pairs in reverse: its last strides are the up-sweep's first. */
-  ck_assert_msg(conflicted == first && conflicted == last, "%s: the first %d up-sweep strides are 2-way, the text says %d and %d",
-                F, conflicted, first, last);
   free(t);
 }
 END_TEST
@@ -818,7 +786,7 @@ Suite *worked_suite(void) {
   tcase_set_timeout(b, 60);
   tcase_add_test(b, test_03_lecture_stride_table);
   tcase_add_test(b, test_03_lecture_tiles);
-  tcase_add_test(b, test_03_lecture_gems16);
+  tcase_add_test(b, test_03_lecture_tile16);
   tcase_add_test(b, test_03_lecture_ncu_is_twice_the_model);
   tcase_add_test(b, test_03_handout_strides);
   tcase_add_test(b, test_03_handout_model_passes);

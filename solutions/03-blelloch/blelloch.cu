@@ -11,10 +11,11 @@ static __device__ __forceinline__ int left_of(int t, int stride) { return stride
 static __device__ __forceinline__ int right_of(int t, int stride) { return stride * (2 * t + 2) - 1; }
 
 // Task 1: up-sweep, root, down-sweep. Called with tree = TILE or with the
-// segment's smaller tree. Where the function is inlined with tree = TILE (the
-// PTX of probe.cu), the loops unroll and every stride is a constant; the
-// runner's kernels call it in this file's own object, with tree known only at
-// run time.
+// segment's smaller tree. runner.cu includes this file at its end, so its
+// kernels inline the function twice: in the call with the constant TILE the
+// loops unroll and every stride is a constant (the PTX that make ptx A=03
+// prints has one barrier per unrolled step); in the call with a smaller tree,
+// tree is known only at run time and the loops stay loops.
 //
 // The barrier before each step: while the step, or the one before it, has more
 // than 32 threads, they span several warps and every warp must wait at

@@ -13,7 +13,7 @@
 __device__ int warp_scan_scratch(int v, int *scratch) {
   int lane = threadIdx.x % 32;
   int *data = scratch + 32 + lane;
-  scratch[lane] = 0;
+  data[-32] = 0; // the lane's zero slot, scratch[lane]
   data[0] = v;
   data[0] += data[-1];
   data[0] += data[-2];
