@@ -25,6 +25,7 @@
 #include "checks.h"
 #include "clock.h"
 #include "conf.h"
+#include "grade_build.h"
 #include "kinds.h"
 #include "proc.h"
 #include "report.h"
@@ -33,15 +34,24 @@
 
 static const char USAGE[] =
     "usage: grade [--root DIR] [--src starter|solutions] [--results DIR] [--seed S] [--no-gpu]\n"
-    "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [ASSIGNMENT ...]\n"
+    "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [BUILD OPTIONS] [ASSIGNMENT ...]\n"
+    "       grade --build-only [BUILD OPTIONS] [--src starter|solutions] [ASSIGNMENT ...]\n"
     "       grade --kinds      (the table of check kinds and their grade.conf keys)\n"
     "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n"
     "--jobs N: checks run side by side (perf and metric checks always run alone); the default\n"
-    "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n";
+    "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n"
+    "The grader builds the student's code itself (docs/architecture.md, \"The student's build\"):\n"
+    "  --nvcc PATH       nvcc (default: --cuda DIR/bin/nvcc, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc)\n"
+    "  --gencode FLAGS   nvcc's GPU flags, one argument (default: build/.gencode, which make writes)\n"
+    "  --dir FOLDER      build the files of FOLDER instead of <src>/NN (one assignment)\n"
+    "  --out DIR         into DIR instead of build/<src>/NN (with --dir)\n"
+    "  --bench           also the bench build (assignments/NN/baselines.cu)\n"
+    "  --build-only      build, print each outcome, grade nothing (exit 1 when one failed)\n"
+    "  --no-build        compile nothing: grade a build only if it was made from these files\n";
 
 typedef struct options {
-  const char *root, *src, *results, *cuda;
-  int no_gpu, expect, have_seed;
+  const char *root, *src, *results, *cuda, *nvcc, *gencode, *dir, *out;
+  int no_gpu, expect, have_seed, build_only, no_build, bench;
   int jobs; /* checks at once (--jobs); 0: schedule_default_jobs */
   uint64_t seed;
   double timeout_scale;
@@ -69,6 +79,9 @@ static int parse_args(int argc, char **argv, options *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
+    else if (!strcmp(a, "--build-only")) o->build_only = 1;
+    else if (!strcmp(a, "--no-build")) o->no_build = 1;
+    else if (!strcmp(a, "--bench")) o->bench = 1;
     else if (!strcmp(a, "--expect")) o->expect = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(USAGE, stdout), -1;
     else if (!strcmp(a, "--kinds")) return kinds_print(stdout), -1;
@@ -79,6 +92,10 @@ static int parse_args(int argc, char **argv, options *o) {
       if (!strcmp(a, "--root")) o->root = v;
       else if (!strcmp(a, "--results")) o->results = v;
       else if (!strcmp(a, "--cuda")) o->cuda = v;
+      else if (!strcmp(a, "--nvcc")) o->nvcc = v;
+      else if (!strcmp(a, "--gencode")) o->gencode = v;
+      else if (!strcmp(a, "--dir")) o->dir = v;
+      else if (!strcmp(a, "--out")) o->out = v;
       else if (!strcmp(a, "--src")) {
         if (strcmp(v, "starter") && strcmp(v, "solutions")) return usage_error("--src: '%s' is not starter or solutions", v);
         o->src = v;
@@ -100,6 +117,9 @@ static int parse_args(int argc, char **argv, options *o) {
       o->wanted[o->n_wanted++] = a;
     }
   }
+  if (o->build_only && o->no_build) return usage_error("%s: --build-only and --no-build exclude each other", "--no-build");
+  if (!o->dir != !o->out) return usage_error("%s: --dir and --out go together", o->dir ? "--dir" : "--out");
+  if (o->dir && o->n_wanted != 1) return usage_error("%s: with --dir, name exactly one assignment", o->dir);
   return 0;
 }
 
@@ -282,6 +302,26 @@ static int check_expectations(const run_report *rep, const char *src, int have_g
   return bad;
 }
 
+/* Works from the repository root, as the build's tools need (the inspection
+ * reads paths below the current folder): the paths given on the command line
+ * are made absolute first. */
+static int enter_root(options *o) {
+  if (!strcmp(o->root, ".")) return 0;
+  o->results = grade_build_absolute(o->results);
+  o->cuda = grade_build_absolute(o->cuda);
+  o->nvcc = o->nvcc && strchr(o->nvcc, '/') ? grade_build_absolute(o->nvcc) : o->nvcc;
+  o->dir = grade_build_absolute(o->dir);
+  o->out = grade_build_absolute(o->out);
+  if (chdir(o->root) != 0) return fprintf(stderr, "grade: cannot enter --root %s: %s\n", o->root, strerror(errno)), 2;
+  o->root = ".";
+  return 0;
+}
+
+static grade_build_opts build_opts(const options *o) {
+  return (grade_build_opts){.src = o->src, .dir = o->dir, .out = o->out, .cuda = o->cuda, .nvcc = o->nvcc, .gencode = o->gencode,
+                            .bench = o->bench, .no_build = o->no_build};
+}
+
 int main(int argc, char **argv) {
   options o;
   int rc = parse_args(argc, argv, &o);
@@ -293,10 +333,16 @@ int main(int argc, char **argv) {
   sigaction(SIGTERM, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
+  if ((rc = enter_root(&o))) return rc;
   static char names[REPORT_MAX_ASSIGNMENTS][CONF_NAME_MAX];
   int n_names = 0, status = list_assignments(&o, names, &n_names);
   if (status && !n_names) return status;
   if (!n_names) return fprintf(stderr, "grade: no assignments under %s/assignments\n", o.root), 2;
+  static build_tools tools;
+  char tools_err[600];
+  grade_build_opts bo = build_opts(&o);
+  if (grade_build_tools(&bo, &tools, tools_err, sizeof tools_err)) return usage_error("%s", tools_err);
+  if (o.build_only) return grade_build_only(&bo, &tools, names, n_names, status);
 
   grade_env env;
   memset(&env, 0, sizeof env);
@@ -339,6 +385,7 @@ int main(int argc, char **argv) {
   /* Every assignment's conf and context first; then the checks of all of them
    * on one schedule (schedule.h), the table printed in order as rows finish. */
   static assignment_ctx ctxs[REPORT_MAX_ASSIGNMENTS];
+  static build_result builds[REPORT_MAX_ASSIGNMENTS];
   static sched_item items[REPORT_MAX_ASSIGNMENTS * CONF_MAX_CHECKS];
   table tb = {.rep = &rep, .items = items, .colour = use_colour(), .tty = isatty(1)};
   for (int a = 0; a < n_names; a++) {
@@ -359,7 +406,9 @@ int main(int argc, char **argv) {
       continue;
     }
     ar->conf = &confs[a];
-    assignment_prepare(&ctxs[a], &env, &confs[a]);
+    char label[GRADE_PATH_MAX];
+    grade_build_one(&bo, &tools, &confs[a], &builds[a], label, sizeof label);
+    assignment_prepare(&ctxs[a], &env, &confs[a], &builds[a], label);
     tb.ctxs[a] = &ctxs[a];
     ar->n_results = confs[a].n_checks;
     for (int i = 0; i < confs[a].n_checks; i++)

@@ -15,7 +15,6 @@ FAKE_RUNNER := $(B)/tests/fake-runner
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
-ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
 $(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
@@ -62,9 +61,11 @@ $(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/
 	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
 
 .PHONY: test-builds test-run
-# Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).
-test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
+# Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken):
+# the grader's build of each (grade --build-only exits 1 when one does not build).
+test-builds: tools $(BUILD_TOOLS)
+	@$(call grade_build,starter) && $(if $(HAVE_SOLUTIONS),$(call grade_build,solutions))
+	@$(MAKE) gpu-faults $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== unit tests (Check)"
@@ -85,18 +86,11 @@ $(GPU_FAULT_PTX): grader/tests/gpu-faults/lookback-lastrow/04-large-scan/large_s
 	@mkdir -p $(@D)
 	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Iassignments/04-large-scan $< -o $@
 
-# GPU-tier faults: the 01 solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/), built here, run by gpu-tier.sh. The
-# fault's file is compiled as the build compiles a student's (STUDENT_NVCCFLAGS,
-# its assignment's folder and its own), or included by runner.cu (01-03).
-GPU_FAULT_DIRS := $(patsubst %/,%,$(dir $(wildcard grader/tests/gpu-faults/*/*/*.cu)))
-GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/runner,$(GPU_FAULT_DIRS))
-.SECONDEXPANSION:
-$(B)/gpu-faults/%/runner: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNER) $(B)/.gencode
-	@mkdir -p $(@D)
-	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; f=$$(ls $$src/*.cu | head -1); \
-	case " $(INLINE_ASSIGNMENTS) " in \
-	  *" $$a "*) $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/runner.cu $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
-	  *) $(NVCC) $(STUDENT_NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
-	     $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
-	esac
+# GPU-tier faults: a solution with one fault injected each
+# (grader/tests/gpu-faults/<fault>/<NN>/, the student's file alone), built here by the
+# grader's own build of that folder into build/gpu-faults/<fault>/<NN>/, graded by
+# gpu-tier.sh from that build (grade --no-build --dir ... --out ...).
+.PHONY: gpu-faults
+gpu-faults: $(BUILD_TOOLS)
+	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; \
+	  $(GRADE) --build-only --dir "$$d" --out "$(B)/$${d#grader/tests/}" $(BUILD_ARGS) "$$a" || exit 1; done

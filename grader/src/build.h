@@ -1,0 +1,87 @@
+/* build.h: the student's build, done by the grader itself (no make, no shell).
+ *
+ * For one assignment and one folder of the student's (starter/NN, solutions/NN,
+ * or any folder given), build_run:
+ *   1. checks the folder and stages it (submission.h): every file copied into
+ *      OUT/stage, the folder refused with one line for a name outside
+ *      [A-Za-z0-9._-], a symbolic link or anything that is not a regular file,
+ *      and "missing file X" when the file grade.conf's `student` names is not there;
+ *   2. hashes what the build depends on (build_hash.h): the staged files, the
+ *      course files of assignments/NN, grader/runner, grader/protocol and the
+ *      inspection, the flags, nvcc's version and the runner library. An earlier
+ *      build in OUT is reused only when its stamp holds the same hash; otherwise
+ *      every output of it is removed before anything is compiled, so that
+ *      nothing of an earlier build is ever graded;
+ *   3. compiles the named file alone (nvcc -c, the student's flags, -Iassignments/NN
+ *      -IOUT/stage: the folder's other files are there only to be #included),
+ *      inspects the object (mk/inspect-student.sh), links the runner
+ *      (assignments/NN/runner.cu with student.o, or, for `link = inline`, with the
+ *      staged file #included: build_check.h then checks that what the runner
+ *      includes is what was inspected), makes runner.ptx for the ptx checks, the
+ *      model and model-tables where assignments/NN has model.cu and
+ *      model_tables.cu, and the bench build (baselines.cu) when asked.
+ * Every tool runs through fork/exec with an argument array (proc.h): file names
+ * are data, never make or shell text. Outputs keep their paths:
+ * OUT/{runner,runner.ptx,student.o,model,model-tables,bench}, and OUT/build.log
+ * holds what the tools printed. The outcome is a build_result, handed to the
+ * checks as data (check_types.h). */
+#ifndef SCANLAB_BUILD_H
+#define SCANLAB_BUILD_H
+
+#include "conf_types.h"
+#include "submission.h"
+
+#define BUILD_PATH_MAX 1024
+#define BUILD_MAX_GENCODE 32
+
+typedef enum build_status {
+  BUILD_OK,
+  BUILD_REFUSED,       /* "refused: ..." (the folder, or the inspection of what was compiled) */
+  BUILD_MISSING,       /* "missing file X: ..." */
+  BUILD_NO_COMPILE,    /* "does not compile: <the first compiler, ptxas or nvcc error line>" */
+  BUILD_NO_LINK,       /* "does not link: <the first linker error line>" */
+  BUILD_INTERRUPTED,   /* "interrupted: ..." */
+  BUILD_OUT_OF_MEMORY, /* "out of memory: ..." */
+  BUILD_NOT_BUILT      /* "not built: ..." (no nvcc, no runner library, --no-build and no build of these files) */
+} build_status;
+
+/* The toolchain, the same for every assignment of one grading. */
+typedef struct build_tools {
+  char nvcc[BUILD_PATH_MAX];
+  char nvcc_dir[BUILD_PATH_MAX]; /* where cuobjdump is, for the inspection */
+  char gencode_text[512];        /* GENCODE as given ("-arch=sm_90", or the fat list) */
+  char *gencode[BUILD_MAX_GENCODE]; /* its words (pointers into words_buf) */
+  int n_gencode;
+  char words_buf[512];
+  char version[65]; /* SHA-256 of `nvcc --version`; "" until build_tools_probe ran it */
+} build_tools;
+
+typedef struct build_spec {
+  const assignment_conf *conf;
+  const char *dir;   /* the student's folder */
+  const char *label; /* how messages name it ("starter/01-warp-scan") */
+  const char *out;   /* the build folder (build/<src>/NN) */
+  const build_tools *tools;
+  int bench;    /* make the bench build too (baselines.cu) */
+  int no_build; /* compile nothing: use OUT only if it was built from these files */
+} build_spec;
+
+typedef struct build_result {
+  build_status status;
+  char reason[600];  /* one line, as the table, report.md and results.json show it */
+  char *messages;    /* what the failed step printed (malloc'd; NULL when none) */
+  int reused;        /* the earlier build matched the hash */
+  submission files;  /* the staged files (for the `forbid` scan) */
+  char stage[BUILD_PATH_MAX], runner[BUILD_PATH_MAX], ptx[BUILD_PATH_MAX], model[BUILD_PATH_MAX], bench[BUILD_PATH_MAX];
+} build_result;
+
+/* Sets up the toolchain: nvcc's path and GENCODE's words (split at blanks).
+ * Returns 0, or -1 with a one-line reason in why. */
+int build_tools_init(build_tools *t, const char *nvcc, const char *gencode, char *why, size_t cap);
+
+/* Builds (or reuses) spec's build into r; r->status says how it went. */
+void build_run(const build_spec *spec, build_result *r);
+void build_result_free(build_result *r);
+const char *build_status_name(build_status s);
+
+#endif
