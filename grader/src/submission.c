@@ -23,7 +23,7 @@ static void shown(const char *name, char *out, size_t cap) {
   out[len] = 0;
 }
 
-static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
+static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int submission_clear(const char *stage) {
   DIR *d = opendir(stage);
@@ -85,20 +85,33 @@ static submission_status copy_one(int dfd, const char *name, const char *label, 
   return status;
 }
 
-/* The folder's names, sorted, checked one by one. */
+/* The folder's names, sorted, then checked one by one (the first bad one in name order is named). */
 static submission_status list_names(int dfd, const char *label, submission *s, char *why, size_t cap) {
   DIR *d = fdopendir(dup(dfd));
   if (!d) return snprintf(why, cap, "not built: cannot read %s: %s", label, strerror(errno)), SUBMISSION_ERROR;
-  int n = 0;
-  submission_status status = SUBMISSION_OK;
+  char **all = NULL;
+  size_t n = 0, room = 0;
   struct dirent *e;
-  char show[3 * SUBMISSION_NAME_MAX];
-  while (status == SUBMISSION_OK && (e = readdir(d))) {
-    const char *name = e->d_name;
-    if (!strcmp(name, ".") || !strcmp(name, "..")) continue;
-    shown(name, show, sizeof show);
+  while ((e = readdir(d)) && n <= 4 * SUBMISSION_MAX_FILES) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    if (n == room) {
+      char **more = realloc(all, (room = room ? 2 * room : 16) * sizeof *all);
+      if (!more) break;
+      all = more;
+    }
+    if (!(all[n] = strdup(e->d_name))) break;
+    n++;
+  }
+  closedir(d);
+  qsort(all, n, sizeof *all, cmp_name);
+  submission_status status = SUBMISSION_OK;
+  char show[3 * SUBMISSION_NAME_MAX + 8];
+  for (size_t i = 0; i < n; i++) {
+    const char *name = all[i];
     struct stat st;
-    if (!name_ok(name)) {
+    shown(name, show, sizeof show);
+    if (status != SUBMISSION_OK) {
+    } else if (!name_ok(name)) {
       snprintf(why, cap, "refused: %s/%s: a file name may hold only letters, digits, '.', '_' and '-' (rename or remove it)", label, show);
       status = SUBMISSION_REFUSED;
     } else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -111,18 +124,16 @@ static submission_status list_names(int dfd, const char *label, submission *s, c
       snprintf(why, cap, "refused: %s/%s is not a regular file (%s): submit plain files only", label, show,
                S_ISDIR(st.st_mode) ? "a folder" : "a device, pipe or socket");
       status = SUBMISSION_REFUSED;
-    } else if (n == SUBMISSION_MAX_FILES) {
+    } else if (s->n == SUBMISSION_MAX_FILES) {
       snprintf(why, cap, "refused: %s holds more than %d files: submit only your source files", label, SUBMISSION_MAX_FILES);
       status = SUBMISSION_REFUSED;
     } else {
-      snprintf(s->names[n++], SUBMISSION_NAME_MAX, "%s", name);
+      snprintf(s->names[s->n++], SUBMISSION_NAME_MAX, "%s", name);
     }
+    free(all[i]);
   }
-  closedir(d);
-  if (status != SUBMISSION_OK) return status;
-  qsort(s->names, (size_t)n, sizeof s->names[0], cmp_name);
-  s->n = n;
-  return SUBMISSION_OK;
+  free(all);
+  return status;
 }
 
 submission_status submission_stage(const char *dir, const char *label, const char *student, const char *stage, submission *s,

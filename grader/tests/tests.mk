@@ -12,7 +12,7 @@ UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/tes
   $(COURSE_TEST_O)
 # The runner on the host-memory device with a fake student (test_judge.c).
 FAKE_RUNNER := $(B)/tests/fake-runner
-FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
+FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/faults_build.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
 
@@ -72,6 +72,8 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
+	@echo "== the student's build against hostile folders, real nvcc (grader/tests/build-hostile.sh)"
+	@ARCH=$(or $(ARCH),sm_90) bash grader/tests/build-hostile.sh
 	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
 	@bash grader/tests/adversarial.sh
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"
