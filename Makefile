@@ -40,8 +40,9 @@ PTX_ARCH := compute_75
 
 BASE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE
 CFLAGS := $(BASE_CFLAGS) -Igrader/protocol -Igrader/lib -Igrader/src
-# Include paths are the build's trust boundary (docs/architecture.md; test_build checks them):
-# - a student's file: STUDENT_NVCCFLAGS plus -Iassignments/NN -I<its folder>, nothing of the course's;
+# Include paths are the build's trust boundary (docs/architecture.md; test_inspect checks them):
+# - a student's file (the grader's build, grader/src/build.c): -O3 -std=c++17 GENCODE plus
+#   -Iassignments/NN -I<its staged folder>, nothing of the course's;
 # - the runner (grader/runner/, assignments/NN/runner.cu, model_tables.cu): the contracts
 #   (grader/protocol/) and its own folder, never grader/lib's CPU references nor the grader's;
 # - trusted CUDA programs (lecture examples, 03's model, gpuinfo): protocol and lib.

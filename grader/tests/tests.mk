@@ -81,18 +81,22 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
 	@echo "== make test: all passed"
 
 # The PTX of the 04 GPU fault whose bug is in a function the reference itself
-# no longer calls, for the check that the fault's kernels call it (test_repo.c).
+# no longer calls, for the check that the fault's kernels call it (test_repo.c):
+# the runner.ptx of its build (the fault's file alone, as a student's).
 GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx
-$(GPU_FAULT_PTX): grader/tests/gpu-faults/lookback-lastrow/04-large-scan/large_scan.cu \
-                  $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
-	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Iassignments/04-large-scan $< -o $@
+$(GPU_FAULT_PTX): gpu-faults
+	cp $(@D)/runner.ptx $@
 
 # GPU-tier faults: a solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/, the student's file alone), built here by the
-# grader's own build of that folder into build/gpu-faults/<fault>/<NN>/, graded by
-# gpu-tier.sh from that build (grade --no-build --dir ... --out ...).
+# (grader/tests/gpu-faults/<fault>/<NN>/FILE, which #includes "solution.cu"). make
+# assembles each into build/gpu-faults/<fault>/<NN>/src/: the solution's files, its
+# student file renamed solution.cu, and the fault's file under the student file's name;
+# the grader builds that folder as a student's (grade --build-only --dir ... --out
+# build/gpu-faults/<fault>/<NN>), and gpu-tier.sh grades that build (--no-build).
 .PHONY: gpu-faults
 gpu-faults: $(BUILD_TOOLS)
-	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; \
-	  $(GRADE) --build-only --dir "$$d" --out "$(B)/$${d#grader/tests/}" $(BUILD_ARGS) "$$a" || exit 1; done
+	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; out=$(B)/$${d#grader/tests/}; \
+	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
+	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
+	  mv "$$out/src/$$student" "$$out/src/solution.cu" && cp -p "$$d/$$student" "$$out/src/" && \
+	  $(GRADE) --build-only --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
