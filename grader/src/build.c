@@ -408,7 +408,7 @@ static int build_needed(build_ctx *c, const char *files, int have_stamp, const c
   int same = have_stamp && !strcmp(files, old_files) && !strcmp(tools, old_tools) && outputs_present(c);
   if (same && (!c->r->bench[0] || (old_bench && exists(c->r->bench)))) {
     c->r->reused = 1;
-    printf("build %s: unchanged since its last build (%s/build.stamp): reused\n", s->label, s->out);
+    printf("reused %s: its files are those of the build in %s (build.stamp)\n", s->label, s->out);
     return 0;
   }
   char log_path[BUILD_PATH_MAX];
