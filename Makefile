@@ -182,7 +182,9 @@ grade_build = $(GRADE) --build-only --src $(1) $(BUILD_ARGS) $(2) $(SELECTED)
 
 # One output of a build, for the targets that name one (render.mk, the references):
 # FORCE, since the grader decides from the files' content whether anything is rebuilt.
-# (One rule per source tree: a pattern rule with two targets would be one recipe making both.)
+# (One rule per source tree: a pattern rule with two targets would be one recipe making both.
+# Precious: make must not delete them as the intermediate files of the references.)
+.PRECIOUS: $(B)/starter/%/runner $(B)/solutions/%/runner $(B)/starter/%/bench $(B)/solutions/%/bench
 $(B)/starter/%/runner: $(BUILD_TOOLS) FORCE
 	@$(GRADE) --build-only --src starter $(BUILD_ARGS) $*
 $(B)/solutions/%/runner: $(BUILD_TOOLS) FORCE
