@@ -12,7 +12,7 @@
 #ifndef SCANLAB_BUILD_CHECK_H
 #define SCANLAB_BUILD_CHECK_H
 
-#include "build.h"
+#include "build_types.h"
 
 /* Returns 0, or -1 with r->status and r->reason set. runner_dep: the runner
  * compile's dependency file; student_dep: the inspected compile's; adir:

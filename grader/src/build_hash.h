@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "build.h"
+#include "build_types.h"
 #include "sha256.h"
 
 /* Adds the course files of assignment folder adir to h. 0, or -1 with why. */

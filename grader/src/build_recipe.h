@@ -4,7 +4,7 @@
 #ifndef SCANLAB_BUILD_RECIPE_H
 #define SCANLAB_BUILD_RECIPE_H
 
-#include "build.h"
+#include "build_types.h"
 #include "build_step.h"
 
 typedef struct build_ctx {

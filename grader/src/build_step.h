@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "build.h"
+#include "build_types.h"
 
 /* A step's wall-clock limit: a compile past it is stopped and reported. */
 #define BUILD_STEP_LIMIT_S 1800

@@ -28,6 +28,7 @@
 #include "grade_build.h"
 #include "kinds.h"
 #include "proc.h"
+#include "grade_table.h"
 #include "report.h"
 #include "schedule.h"
 #include "seed_env.h"
@@ -189,78 +190,6 @@ static void find_tool(const options *o, const char *tool, char *path, size_t cap
   path[0] = 0;
 }
 
-/* Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
-static int use_colour(void) { return isatty(1) && !getenv("NO_COLOR"); }
-
-static const char *colour_of(verdict v) {
-  static const char *const C[] = {"\033[32m", "\033[33m", "\033[31m", "\033[2m", "\033[35m", "\033[2m"};
-  return C[v];
-}
-
-static void print_row(const check_result *r, int idx, int total, int colour, int tty) {
-  const char *on = colour ? colour_of(r->v) : "", *off = colour ? "\033[0m" : "";
-  char verdict[16];
-  snprintf(verdict, sizeof verdict, "%s", verdict_name(r->v));
-  for (char *c = verdict; *c; c++) *c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-  /* The check's seconds last: where a grading's time goes, without moving the columns. */
-  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %s (%.1f s)\n", tty ? "\r\033[K" : "", idx, total, r->conf->name,
-         conf_kind_name(r->conf->kind), on, verdict, off, r->score, r->max, r->reason, r->seconds);
-  fflush(stdout);
-}
-
-/* The table, printed in the grade.conf's order while the schedule finishes
- * checks in its own: a row as soon as it and every row above it are done. */
-typedef struct table {
-  run_report *rep;
-  const assignment_ctx *ctxs[REPORT_MAX_ASSIGNMENTS]; /* NULL: the conf did not load */
-  sched_item *items;
-  int n, next;  /* items; the next row to print */
-  int next_asg; /* the next assignment whose heading is due */
-  int colour, tty;
-} table;
-
-/* The headings of assignments next_asg .. upto - 1 (an assignment without
- * checks, such as one whose grade.conf failed, is all heading). */
-static void table_heads(table *t, int upto) {
-  for (; t->next_asg < upto; t->next_asg++) {
-    const assignment_report *ar = &t->rep->assignments[t->next_asg];
-    const assignment_ctx *ctx = t->ctxs[t->next_asg];
-    if (!ctx) {
-      printf("\n%s: not graded (grade.conf error)\n", ar->name);
-      continue;
-    }
-    printf("\n%s: %s (%.0f points)\n", ctx->conf->name, ctx->conf->title, conf_total_points(ctx->conf));
-    if (!ctx->student_ok) printf("  %s\n", ctx->student_error);
-    if (ctx->env->have_gpu && !ctx->reference_ok) printf("  %s: performance and correctness checks are not scored\n", ctx->reference_error);
-  }
-  fflush(stdout);
-}
-
-static int asg_of(const table *t, const sched_item *it) {
-  int a = 0;
-  while (t->ctxs[a] != it->ctx) a++;
-  return a;
-}
-
-static void table_done(void *arg, int item) {
-  table *t = arg;
-  (void)item;
-  while (t->next < t->n && t->items[t->next].done) {
-    const sched_item *it = &t->items[t->next++];
-    table_heads(t, asg_of(t, it) + 1);
-    print_row(it->r, it->index + 1, it->ctx->conf->n_checks, t->colour, t->tty);
-  }
-  if (t->tty && t->next < t->n) { /* progress, overwritten by the next row */
-    const sched_item *it = &t->items[t->next];
-    table_heads(t, asg_of(t, it) + 1);
-    int busy = 0;
-    for (int i = 0; i < t->n; i++) busy += t->items[i].running;
-    printf("  [%2d/%2d] %-24s %-9s running...%s", it->index + 1, it->ctx->conf->n_checks, it->c->name, conf_kind_name(it->c->kind),
-           busy > 1 ? " (and others beside it)" : "");
-    fflush(stdout);
-  }
-}
-
 /* An untouched starter earns at most this share of an assignment's points
  * (graded with a GPU): points are for the student's own work. */
 #define STARTER_MAX_SHARE 0.10
@@ -387,7 +316,7 @@ int main(int argc, char **argv) {
   static assignment_ctx ctxs[REPORT_MAX_ASSIGNMENTS];
   static build_result builds[REPORT_MAX_ASSIGNMENTS];
   static sched_item items[REPORT_MAX_ASSIGNMENTS * CONF_MAX_CHECKS];
-  table tb = {.rep = &rep, .items = items, .colour = use_colour(), .tty = isatty(1)};
+  table tb = {.rep = &rep, .items = items, .colour = grade_table_colour(), .tty = isatty(1)};
   for (int a = 0; a < n_names; a++) {
     assignment_report *ar = &rep.assignments[rep.n_assignments++];
     snprintf(ar->name, sizeof ar->name, "%s", names[a]);
