@@ -181,6 +181,7 @@ static int build_needed(build_ctx *c, const char *files, int have_stamp, const c
   }
   fflush(stdout);
   c->log.f = fopen(log_path, same ? "a" : "w");
+  c->log_started = 1;
   int rc = same ? build_recipe_bench(c) : build_recipe_all(c);
   if (c->log.f) fclose(c->log.f);
   c->log.f = NULL;
@@ -215,9 +216,15 @@ void build_run(const build_spec *spec, build_result *r) {
   } else if (rc == 0) {
     rc = build_needed(&c, files, have_stamp, old_files, old_tools, old_bench);
   }
-  if (rc != 0 && !spec->no_build) remove_outputs(spec); /* nothing of an earlier build can be graded */
+  if (rc != 0 && !spec->no_build) {
+    remove_outputs(spec); /* nothing of an earlier build can be graded */
+    /* build.log ends with the reason (and holds nothing of an earlier build) */
+    char log_path[BUILD_PATH_MAX];
+    build_out_path(log_path, spec, "build.log");
+    FILE *f = fopen(log_path, c.log_started ? "a" : "w");
+    if (f) fprintf(f, "%s: %s\n", spec->label, r->reason), fclose(f);
+  }
   if (rc != 0) {
-    fprintf(stderr, "%s: %s\n", spec->label, r->reason);
     if (r->status == BUILD_OK) r->status = BUILD_NOT_BUILT;
   }
   if (lock >= 0) close(lock);

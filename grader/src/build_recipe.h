@@ -13,6 +13,7 @@ typedef struct build_ctx {
   char adir[BUILD_PATH_MAX]; /* assignments/NN */
   int is_inline, has_model, has_tables, has_baselines;
   step_log log;
+  int log_started; /* OUT/build.log was opened for this build */
 } build_ctx;
 
 /* OUT/name into dst (BUILD_PATH_MAX). */
