@@ -158,12 +158,13 @@ START_TEST(test_build_second_cu) {
 }
 END_TEST
 
-/* Ctrl-C during the build: the build says so, in every check's reason, and no runner is left. */
+/* Ctrl-C during the build: the build says so, in every check's reason, and no
+ * runner is left; with a GPU (_i 0) and without (_i 1). */
 START_TEST(test_build_interrupted) {
   char *root = make_course(NULL, NULL, 2);
   ck_assert_int_eq(grade(root, NULL, NULL), 0);
   shell_in(root, "echo FAKE_INTERRUPT >> starter/99-fake/scan.cu");
-  ck_assert_int_eq(grade(root, NULL, NULL), 130);
+  ck_assert_int_eq(grade(root, _i ? "export SCANLAB_NO_GPU=1;" : NULL, NULL), 130);
   json_t *j = latest(root);
   for (int i = 0; i < N_CHECKS; i++)
     expect(j, "99-fake", CHECKS[i], "skipped", "interrupted: the build was stopped (nvcc did not finish)", "interrupted build");
@@ -199,7 +200,7 @@ TCase *faults_build_tcase(void) {
   tcase_add_test(t, test_build_content_not_mtime);
   tcase_add_test(t, test_build_reused);
   tcase_add_test(t, test_build_second_cu);
-  tcase_add_test(t, test_build_interrupted);
+  tcase_add_loop_test(t, test_build_interrupted, 0, 2);
   tcase_add_test(t, test_build_no_build);
   return t;
 }
