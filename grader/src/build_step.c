@@ -33,13 +33,22 @@ static char *relabel(const char *text, const char *stage, const char *label) {
   return out;
 }
 
+/* A tool's error line: "error" or "fatal" then a colon ("x.cu(12): error: ...",
+ * "ptxas error   : ...", "nvcc fatal   : ...", "collect2: error: ..."), or a
+ * linker's "undefined reference" or "multiple definition". A warning that only
+ * mentions a word such as error_count is not one. */
 static int looks_like_error(const char *line, size_t n) {
-  static const char *const WORDS[] = {"error", "fatal", "undefined reference", "multiple definition"};
+  static const char *const WORDS[] = {"error", "fatal"};
   char buf[1024];
   snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+  if (strstr(buf, "undefined reference") || strstr(buf, "multiple definition")) return 1;
   for (size_t i = 0; i < sizeof WORDS / sizeof *WORDS; i++)
-    for (const char *p = buf; *p; p++)
-      if (!strncasecmp(p, WORDS[i], strlen(WORDS[i]))) return 1;
+    for (const char *p = buf; *p; p++) {
+      if (strncasecmp(p, WORDS[i], strlen(WORDS[i]))) continue;
+      const char *q = p + strlen(WORDS[i]);
+      q += strspn(q, " \t");
+      if (*q == ':') return 1;
+    }
   return 0;
 }
 
