@@ -10,7 +10,8 @@
  *   5   the results could not be written (the previous ones are untouched)
  *   6   --expect: the verdicts differ from what the source should earn (with --expect,
  *       a run that matches exits 0 even without a GPU)
- *   130 interrupted: partial results written and marked incomplete */
+ *   130 interrupted: partial results written and marked incomplete
+ * grade --build-only: 0 every build ok, 1 a build failed, 2 a command-line or grade.conf error, 130 interrupted. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
