@@ -64,7 +64,7 @@ $(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken):
 # the grader's build of each (grade --build-only exits 1 when one does not build).
 test-builds: tools $(BUILD_TOOLS)
-	@$(call grade_build,starter) && $(if $(HAVE_SOLUTIONS),$(call grade_build,solutions))
+	@$(call grade_build,starter) $(if $(HAVE_SOLUTIONS),&& $(call grade_build,solutions))
 	@$(MAKE) gpu-faults $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNER)
