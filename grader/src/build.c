@@ -13,6 +13,7 @@
 
 #include "build_hash.h"
 #include "build_recipe.h"
+#include "proc.h"
 
 #define STAMP_VERSION "scanlab-build 1"
 
@@ -216,6 +217,8 @@ void build_run(const build_spec *spec, build_result *r) {
   } else if (rc == 0) {
     rc = build_needed(&c, files, have_stamp, old_files, old_tools, old_bench);
   }
+  if (rc != 0 && proc_interrupted && r->status != BUILD_INTERRUPTED) /* whatever step the Ctrl-C met */
+    build_fail(r, BUILD_INTERRUPTED, "interrupted: the build was stopped before it finished");
   if (rc != 0 && !spec->no_build) {
     remove_outputs(spec); /* nothing of an earlier build can be graded */
     /* build.log ends with the reason (and holds nothing of an earlier build) */
