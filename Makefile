@@ -40,8 +40,9 @@ PTX_ARCH := compute_75
 
 BASE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE
 CFLAGS := $(BASE_CFLAGS) -Igrader/protocol -Igrader/lib -Igrader/src
-# Include paths are the build's trust boundary (docs/architecture.md; test_build checks them):
-# - a student's file: STUDENT_NVCCFLAGS plus -Iassignments/NN -I<its folder>, nothing of the course's;
+# Include paths are the build's trust boundary (docs/architecture.md; test_inspect checks them):
+# - a student's file (the grader's build, grader/src/build.c): -O3 -std=c++17 GENCODE plus
+#   -Iassignments/NN -I<its staged folder>, nothing of the course's;
 # - the runner (grader/runner/, assignments/NN/runner.cu, model_tables.cu): the contracts
 #   (grader/protocol/) and its own folder, never grader/lib's CPU references nor the grader's;
 # - trusted CUDA programs (lecture examples, 03's model, gpuinfo): protocol and lib.
@@ -166,99 +167,38 @@ $(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_STRICT) $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
-# ----------------------------------------------------------------- runner builds
-# build/<src>/<NN>/student.o: the student's file compiled on its own, with
-# STUDENT_NVCCFLAGS and only assignments/<NN> and its own folder on the include
-# path, then inspected (mk/inspect-student.sh): a build that uses CUB or Thrust,
-# includes a course file from elsewhere or defines a name of the course's
-# libraries (mk/course-prefixes.txt), or runs code of its own before the runner
-# calls it, is refused with a one-line reason in `refused`. build/<src>/<NN>/runner: the
-# runner, assignments/<NN>/runner.cu linked with student.o and the runner
-# library; where the course kernels call the student's __device__ functions
-# (INLINE_ASSIGNMENTS), runner.cu includes the student's file last instead, so
-# the compiler inlines them (separate objects made 02 and 03 2-3.5x slower on
-# the H100, and link-time optimisation needs an nvlink the build hosts lack);
-# student.o is still compiled alone, with the student's flags, and inspected,
-# and a refusal stops the runner's build. runner.ptx, for the
-# ptx checks, is the PTX of the runner where it includes the student's file
-# (its kernels, and probe kernels of one call each, with the student's functions
-# inlined) or else of the student's file alone (with the student's include path):
-# text for the grader to count. A failing student build leaves its compiler
-# messages in build.log ("does not compile"). Each output is written to a
-# temporary name and renamed, so that two `make grade` at once never run a
-# half-written binary.
-INLINE_ASSIGNMENTS := 01-warp-scan 02-hillis-steele 03-blelloch
-inline = $(filter $(1),$(INLINE_ASSIGNMENTS))
-rdc_flag = $(if $(call inline,$(1)),-rdc=true)
-# What the runner takes of the student's: student.o, or (inlined) the folder of the file it includes.
-student_link = $(if $(call inline,$(2)),-I$(1)/$(2),$(B)/$(1)/$(2)/student.o)
-student_cu = $(firstword $(wildcard $(1)/$(2)/*.cu))
-define runner_rules
-$(B)/$(1)/$(2)/student.o: $(wildcard assignments/$(2)/*.h $(1)/$(2)/*) $(B)/.gencode mk/inspect-student.sh mk/course-prefixes.txt
-	@mkdir -p $$(@D)
-	@echo "NVCC $(1)/$(2) -> $$@"
-	@rm -f $$(@D)/refused; t=$$@.tmp$$$$$$$$; $(NVCC) $(STUDENT_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) -I$(1)/$(2) \
-	  -MD -MF $$$$t.d -c $(call student_cu,$(1),$(2)) -o $$$$t.o > $$$$t.log 2>&1; rc=$$$$?; cat $$$$t.log; mv -f $$$$t.log $$(@D)/build.log; \
-	  if [ $$$$rc -ne 0 ]; then rm -f $$$$t.o $$$$t.d $$@ $$(@D)/runner $$(@D)/bench; echo "$(1)/$(2): does not compile" >&2; exit 1; fi; \
-	  if ! bash mk/inspect-student.sh $$$$t.o $$$$t.d $(notdir $(call student_cu,$(1),$(2))) $(CUDA_HOME)/bin \
-	    assignments/$(2) $(1)/$(2) > $$$$t.why 2>&1; then \
-	    mv -f $$$$t.why $$(@D)/refused; rm -f $$$$t.o $$$$t.d $$@ $$(@D)/runner $$(@D)/bench; echo "$(1)/$(2): $$$$(cat $$(@D)/refused)" >&2; exit 1; fi; \
-	  rm -f $$$$t.why; mv -f $$$$t.d $$(@D)/student.d; mv -f $$$$t.o $$@
+# ----------------------------------------------------------------- student builds
+# The student's build is the grader's own code (grader/src/build.c; docs/architecture.md,
+# "The student's build"): for <src>/NN it stages the folder's files (refusing a name
+# outside [A-Za-z0-9._-], a symbolic link, anything not a regular file), compiles the
+# file grade.conf's `student` names alone, inspects it (mk/inspect-student.sh), links
+# the runner, and makes runner.ptx, model and model-tables (and bench, with --bench)
+# in build/<src>/NN/, rebuilding only when the hash of the files it depends on changed.
+# No file name of a student's folder is ever a make variable or shell text: make
+# only passes nvcc's path and GENCODE, each one argument.
+BUILD_ARGS = --nvcc '$(NVCC)' --gencode '$(GENCODE)'
+# What the grader's build takes from make: the grader, the runner library, the sandbox (model-tables), the course library (model).
+BUILD_TOOLS := $(GRADE) $(LIBRUNNER) $(B)/runner/sandbox.o $(B)/runner/guard.o $(LIBCOURSE) $(B)/.gencode
+# grade_build SRC [OPTIONS]: build the selected assignments' runners from SRC/.
+grade_build = $(GRADE) --build-only --src $(1) $(BUILD_ARGS) $(2) $(SELECTED)
 
-$(B)/$(1)/$(2)/runner: assignments/$(2)/runner.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) $(if $(call inline,$(2)),,$(NVCC_STRICT)) -Iassignments/$(2) assignments/$(2)/runner.cu \
-	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t >> $$(@D)/build.log 2>&1 \
-	  || { cat $$(@D)/build.log; rm -f $$$$t $$@; echo "$(1)/$(2): the runner does not link" >&2; exit 1; }; mv -f $$$$t $$@
+# One output of a build, for the targets that name one (render.mk, the references):
+# FORCE, since the grader decides from the files' content whether anything is rebuilt.
+# (One rule per source tree: a pattern rule with two targets would be one recipe making both.
+# Precious: make must not delete them as the intermediate files of the references.)
+.PRECIOUS: $(B)/starter/%/runner $(B)/solutions/%/runner $(B)/starter/%/bench $(B)/solutions/%/bench
+$(B)/starter/%/runner: $(BUILD_TOOLS) FORCE
+	@$(GRADE) --build-only --src starter $(BUILD_ARGS) $*
+$(B)/solutions/%/runner: $(BUILD_TOOLS) FORCE
+	@$(GRADE) --build-only --src solutions $(BUILD_ARGS) $*
+$(B)/starter/%/bench: $(BUILD_TOOLS) FORCE
+	@$(GRADE) --build-only --bench --src starter $(BUILD_ARGS) $*
+$(B)/solutions/%/bench: $(BUILD_TOOLS) FORCE
+	@$(GRADE) --build-only --bench --src solutions $(BUILD_ARGS) $*
 
-$(B)/$(1)/$(2)/runner.ptx: $(wildcard assignments/$(2)/*.cu assignments/$(2)/*.h $(1)/$(2)/*)
-	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $(if $(call inline,$(2)),$(RUNNER_INCLUDES)) -Iassignments/$(2) -I$(1)/$(2) \
-	  $(if $(call inline,$(2)),assignments/$(2)/runner.cu,$(call student_cu,$(1),$(2))) -o $$$$t 2> $$(@D)/ptx.log && mv -f $$$$t $$@ || { rm -f $$$$t $$@; exit 1; }
-
-# The bench build: the same runner compiled with -DHX_BENCH, which makes
-# runner.cu include assignments/NN/baselines.cu (rows that are not student code,
-# such as CUB's). Only assignments that have baselines.cu get one, so CUB is
-# never compiled into a graded binary nor into the PTX the ptx checks read.
-ifneq ($(wildcard assignments/$(2)/baselines.cu),)
-$(B)/$(1)/$(2)/bench: assignments/$(2)/runner.cu assignments/$(2)/baselines.cu $(wildcard assignments/$(2)/*.h) $(B)/$(1)/$(2)/student.o $(LIBRUNNER) $(B)/.gencode
-	@mkdir -p $$(@D)
-	@echo "NVCC $(1)/$(2) -> $$@ (with baselines)"
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) -DHX_BENCH -Iassignments/$(2) assignments/$(2)/runner.cu \
-	  $(call student_link,$(1),$(2)) $(LIBRUNNER) $(RUNNER_LIBS) -o $$$$t 2> $$(@D)/bench.log && mv -f $$$$t $$@ || { cat $$(@D)/bench.log; rm -f $$$$t $$@; exit 1; }
-endif
-
-# An optional CPU model (assignments/NN/model.cu): a trusted host program that
-# analyses the student's code without a GPU (the bank-conflict model of 03) and
-# writes the result lines; it never links the student's object. Where
-# assignments/NN/model_tables.cu exists, the table program model-tables is that
-# file linked with student.o and the sandbox: the model runs it and reads only
-# raw values of the student's functions from it (docs/grading.md, threat model).
-# `make .../model` builds it too (order-only: a new student file relinks only it).
-ifneq ($(wildcard assignments/$(2)/model.cu),)
-$(B)/$(1)/$(2)/model: assignments/$(2)/model.cu $(wildcard assignments/$(2)/*.h) $(LIBCOURSE) $(B)/.gencode \
-  $(if $(wildcard assignments/$(2)/model_tables.cu),| $(B)/$(1)/$(2)/model-tables)
-	@mkdir -p $$(@D)
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(NVCCFLAGS) -Iassignments/$(2) assignments/$(2)/model.cu \
-	  $(LIBCOURSE) $(PNG_LIBS) -o $$$$t 2> $$(@D)/model.log && mv -f $$$$t $$@ || { cat $$(@D)/model.log; rm -f $$$$t $$@; exit 1; }
-$(1)_EXTRA_$(2) := $(B)/$(1)/$(2)/model
-ifneq ($(wildcard assignments/$(2)/model_tables.cu),)
-$(B)/$(1)/$(2)/model-tables: assignments/$(2)/model_tables.cu $(wildcard assignments/$(2)/*.h) grader/runner/sandbox.h \
-  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/.gencode
-	@t=$$@.tmp$$$$$$$$; $(NVCC) $(RUNNER_NVCCFLAGS) $(call rdc_flag,$(2)) -Iassignments/$(2) assignments/$(2)/model_tables.cu \
-	  $(B)/$(1)/$(2)/student.o $(B)/runner/sandbox.o $(B)/runner/guard.o -o $$$$t 2> $$(@D)/model-tables.log && mv -f $$$$t $$@ \
-	  || { cat $$(@D)/model-tables.log; rm -f $$$$t $$@; exit 1; }
-$(1)_EXTRA_$(2) += $(B)/$(1)/$(2)/model-tables
-endif
-endif
-endef
-$(foreach s,starter solutions,$(foreach a,$(ASSIGNMENTS),$(eval $(call runner_rules,$(s),$(a)))))
-
-# Everything built from one source tree for one assignment: runner, PTX, model.
-built_from = $(B)/$(1)/$(2)/runner $(B)/$(1)/$(2)/runner.ptx $($(1)_EXTRA_$(2))
 # The binary `make bench` runs: the bench build where there is one, else the runner.
 bench_bin = $(if $(wildcard assignments/$(2)/baselines.cu),$(B)/$(1)/$(2)/bench,$(B)/$(1)/$(2)/runner)
 ref_bench = assignments/$(1)/ref/$(if $(wildcard assignments/$(1)/baselines.cu),bench,reference)
-STUDENT_BINS := $(foreach a,$(SELECTED),$(call built_from,$(SRC),$(a)))
 REFS := $(foreach a,$(SELECTED),assignments/$(a)/ref/reference $(if $(wildcard assignments/$(a)/baselines.cu),assignments/$(a)/ref/bench))
 
 # The reference runner of a handout: the solutions' runner, built by `make reference`.
@@ -294,9 +234,10 @@ draw_figures = for gp in $(FIGURE_SCRIPTS); do \
 	  echo "drew $$out"; done
 
 # ----------------------------------------------------------------- targets
-.PHONY: all grade test test-gpu reference bench ptx lectures figures clean help deps-grade deps-test tools gpu-carry FORCE
+.PHONY: all grade test test-gpu test-gpu-build reference bench ptx lectures figures clean help deps-grade deps-test tools gpu-carry FORCE
 
-all: tools $(foreach a,$(SELECTED),$(B)/starter/$(a)/runner) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter runners
+all: tools $(BUILD_TOOLS) $(if $(HAVE_SOLUTIONS),reference) ## build the grader, the reference binaries and the starter runners
+	@$(call grade_build,starter)
 
 tools: $(GRADE) $(JUDGE) $(GPUINFO)
 
@@ -308,14 +249,14 @@ else
 endif
 
 grade: deps-grade ## build your code (SRC=starter) and grade it: make grade [A=01] [SRC=solutions] [JOBS=N]
-	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS))
-	@for f in $(STUDENT_BINS); do $(MAKE) $$f || true; done
-	@$(GRADE) --src $(SRC) --cuda $(CUDA_HOME) $(if $(JOBS),--jobs $(JOBS)) $(SELECTED); rc=$$?; case $$rc in \
+	@$(MAKE) tools $(BUILD_TOOLS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(GRADE) --src $(SRC) --cuda $(CUDA_HOME) $(BUILD_ARGS) $(if $(JOBS),--jobs $(JOBS)) $(SELECTED); rc=$$?; case $$rc in \
 	  0) ;; 3) echo "make grade: exit 3: no CUDA device, so only the checks that need none were graded (docs/grading.md)" >&2 ;; \
 	  *) echo "make grade: the grader exited $$rc (docs/grading.md lists the codes)" >&2 ;; esac; exit $$rc
 
-ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 [SRC=solutions]
-	@for a in $(SELECTED); do $(MAKE) $(B)/$(SRC)/$$a/runner.ptx || exit 1; \
+ptx: $(BUILD_TOOLS) ## print the PTX of each kernel of the selected assignments: make ptx A=01 [SRC=solutions]
+	@$(call grade_build,$(SRC))
+	@for a in $(SELECTED); do \
 	  echo "# PTX of $(SRC)/$$a ($(PTX_ARCH)); kernels: $$(grep -o '\.entry [A-Za-z_0-9]*' $(B)/$(SRC)/$$a/runner.ptx | cut -d' ' -f2 | tr '\n' ' ')"; \
 	  awk '/\.entry /{on=1} on{print} on && /^}/{on=0; print ""}' $(B)/$(SRC)/$$a/runner.ptx; done
 
@@ -323,7 +264,9 @@ ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 
 # (a starter is wrong by design: its rows are marked, not an error).
 BENCH_SRCS := $(SRC) $(if $(filter solutions,$(SRC)),starter)
 bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
-	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach s,$(BENCH_SRCS),$(foreach a,$(SELECTED),$(call bench_bin,$(s),$(a))))
+	@[ -n "$(HAVE_GPU)" ] || { echo "make bench: needs a CUDA GPU, and nvidia-smi finds none here: nothing built (docs/student-guide.md)" >&2; exit 3; }
+	@$(MAKE) tools $(BUILD_TOOLS) $(if $(HAVE_SOLUTIONS),$(REFS))
+	@$(foreach s,$(BENCH_SRCS),$(call grade_build,$(s),--bench) &&) true
 	@mkdir -p $(B)/bench
 	@set -o pipefail; $(foreach a,$(SELECTED),{ echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench && \
 	  echo "## $(SRC): $(a)" && $(call bench_bin,$(SRC),$(a)) --bench && \
@@ -345,9 +288,9 @@ test-gpu: ## the GPU test tier, on a machine with a CUDA GPU (from a build made 
 	@bash grader/tests/gpu-tier.sh $(SELECTED)
 
 test-gpu-build: deps-grade ## build everything the GPU tier runs (needs inih); copy build/ and ref/ to the GPU host
-	@$(MAKE) tools reference
-	@$(MAKE) $(foreach a,$(SELECTED),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)) \
-	  $(call bench_bin,starter,$(a)) $(call bench_bin,solutions,$(a))) $(GPU_FAULT_BINS) $(LECTURE_EXAMPLES) $(TIMINGS)
+	@$(MAKE) tools reference $(BUILD_TOOLS)
+	@$(call grade_build,starter,--bench) && $(call grade_build,solutions,--bench)
+	@$(MAKE) gpu-faults $(LECTURE_EXAMPLES) $(TIMINGS)
 	@ARCH=$(or $(ARCH),sm_90) bash grader/tests/adversarial.sh
 
 # One file to carry to a GPU host lent for a short time (tools/gpu-session.sh):
@@ -356,7 +299,7 @@ test-gpu-build: deps-grade ## build everything the GPU tier runs (needs inih); c
 # with ARCH=sm_90 (or the host's GPU) to keep it small (about 21 MB).
 gpu-carry: ## pack what the GPU tier and tools/gpu-session.sh run into gpu-carry.tar.gz: make gpu-carry ARCH=sm_90
 	@$(MAKE) test-gpu-build
-	@tar czf gpu-carry.tar.gz.tmp --exclude='*.log' --exclude='*.o' --exclude='$(B)/lectures/*.ptx' $(B)/.gencode $(GRADE) $(JUDGE) $(GPUINFO) \
+	@tar czf gpu-carry.tar.gz.tmp --exclude='*.log' --exclude='*.o' --exclude='*.d' --exclude='$(B)/lectures/*.ptx' $(B)/.gencode $(GRADE) $(JUDGE) $(GPUINFO) \
 	  $(TIMINGS) $(B)/starter $(B)/solutions $(B)/gpu-faults $(B)/lectures $(B)/adversarial $(wildcard $(B)/tune-04 $(B)/tune-05) assignments/*/ref && \
 	  mv -f gpu-carry.tar.gz.tmp gpu-carry.tar.gz && echo "gpu-carry.tar.gz: $$(du -h gpu-carry.tar.gz | cut -f1); on the GPU host: tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh OUTDIR"
 

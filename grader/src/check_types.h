@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "build.h"
 #include "conf.h"
 
 #define GRADE_PATH_MAX 1024
@@ -39,15 +40,16 @@ typedef struct assignment_ctx {
   const grade_env *env;
   const assignment_conf *conf;
   char dir[GRADE_PATH_MAX];       /* assignments/NN */
+  char label[GRADE_PATH_MAX];     /* the student's folder as messages name it (starter/NN) */
   char judge[GRADE_PATH_MAX];     /* build/grader/judge: makes the inputs, checks the outputs (trusted) */
   char student[GRADE_PATH_MAX];   /* build/<src>/NN/runner: the runner with the student's code (untrusted) */
   char reference[GRADE_PATH_MAX]; /* assignments/NN/ref/reference: the runner with the solution */
   char ptx[GRADE_PATH_MAX];       /* build/<src>/NN/runner.ptx */
   char model[GRADE_PATH_MAX];     /* build/<src>/NN/model: a CPU program built with the student's file */
-  char build_log[GRADE_PATH_MAX];
-  int student_ok;                 /* the student binary exists and is executable */
-  int student_refused;            /* the build's inspection refused the student's object: no check scores, GPU or not */
-  char student_error[2048];       /* why not: the refusal, the compiler's message, or what is missing */
+  const build_result *build;      /* the student's build (build.h): its outcome, handed over as data */
+  int student_ok;                 /* the build is ok and the files use no forbidden library */
+  int build_failed;               /* the build did not give a runner: no check scores, GPU or not */
+  char student_error[2048];       /* why not: the build's reason and what the tools printed, or the forbidden library */
   int reference_ok;
   char reference_error[512];
   char ref_slugs[64][CONF_NAME_MAX]; /* the variants and baselines the reference's --list names */

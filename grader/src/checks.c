@@ -1,18 +1,19 @@
 /* checks.c: the gates every check passes, the dispatch through the kind table,
  * and the start-up tests of the student build and the reference.
  *
- * The gates, in order: interrupted (skipped); the build refused the student's
- * object (fail, with the refusal: decided by the build, the same on every
- * machine, so before the GPU's gate); the kind needs a GPU and there is none
- * (ungraded); the student's runner is missing (fail: does not compile, or what
- * is missing); the kind needs the reference and it is broken (error). */
+ * The gates, in order: the student's build failed (fail, with the build's
+ * one-line reason: refused, missing file, does not compile or link, out of
+ * memory; skipped when it was interrupted. Decided by the build, the same on
+ * every machine, so before the GPU's gate); interrupted (skipped); the kind
+ * needs a GPU and there is none (ungraded); the student's files use a
+ * forbidden library (fail); the kind needs the reference and it is broken
+ * (error). */
 #include "checks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <glob.h>
 #include <regex.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -80,31 +81,30 @@ static void reference_prepare(assignment_ctx *ctx) {
 /* A student's file that uses a library the assignment forbids (grade.conf's
  * `forbid`: CUB's or Thrust's scans do the student's work): 1, with
  * "FILE:LINE uses LIBRARY ..." in why. Looks for the library's headers and
- * its namespace in every .cu, .cuh and .h of <src>/<assignment>/. */
-static int uses_forbidden(const grade_env *env, const assignment_conf *conf, char *why, size_t cap) {
-  char pattern[512];
-  glob_t g;
+ * its namespace in every .cu, .cuh and .h the build staged (what was compiled). */
+static int uses_forbidden(const assignment_ctx *ctx, char *why, size_t cap) {
+  const assignment_conf *conf = ctx->conf;
+  const build_result *b = ctx->build;
+  char pattern[512], path[BUILD_PATH_MAX + SUBMISSION_NAME_MAX];
   for (int k = 0; k < conf->n_forbid; k++) {
     const char *lib = conf->forbid[k];
     regex_t re;
     snprintf(pattern, sizeof pattern, "#[[:space:]]*include[[:space:]]*[<\"]%s/|(^|[^A-Za-z0-9_])%s[[:space:]]*::", lib, lib);
     if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB)) continue;
-    snprintf(pattern, sizeof pattern, "%s/%s/%s/*.{cu,cuh,h}", env->root, env->src, conf->name);
     int found = 0;
-    if (glob(pattern, GLOB_BRACE, NULL, &g) == 0) {
-      for (size_t f = 0; f < g.gl_pathc && !found; f++) {
-        FILE *in = fopen(g.gl_pathv[f], "r");
-        char line[1024];
-        for (int n = 1; in && !found && fgets(line, sizeof line, in); n++) {
-          if (regexec(&re, line, 0, NULL, 0) != 0) continue;
-          const char *rel = g.gl_pathv[f] + strlen(env->root) + 1;
-          snprintf(why, cap, "not scored: %s:%d uses %s, a library that does this assignment's work; write it yourself", rel,
-                   n, lib);
-          found = 1;
-        }
-        if (in) fclose(in);
+    for (int f = 0; f < b->files.n && !found; f++) {
+      const char *name = b->files.names[f], *dot = strrchr(name, '.');
+      if (!dot || (strcmp(dot, ".cu") && strcmp(dot, ".cuh") && strcmp(dot, ".h"))) continue;
+      snprintf(path, sizeof path, "%s/%s", b->stage, name);
+      FILE *in = fopen(path, "r");
+      char line[1024];
+      for (int n = 1; in && !found && fgets(line, sizeof line, in); n++) {
+        if (regexec(&re, line, 0, NULL, 0) != 0) continue;
+        snprintf(why, cap, "not scored: %s/%s:%d uses %s, a library that does this assignment's work; write it yourself", ctx->label, name,
+                 n, lib);
+        found = 1;
       }
-      globfree(&g);
+      if (in) fclose(in);
     }
     regfree(&re);
     if (found) return 1;
@@ -112,61 +112,46 @@ static int uses_forbidden(const grade_env *env, const assignment_conf *conf, cha
   return 0;
 }
 
-/* build/<src>/NN/refused, written by the build when mk/inspect-student.sh
- * refused the student's object ("refused: large_scan.cu uses CUB (...)"):
- * 1 with its first line in why, or 0 when there is none. */
-static int read_refusal(const char *path, char *why, size_t cap) {
-  FILE *f = fopen(path, "r");
-  if (!f) return 0;
-  char line[512] = "";
-  int got = fgets(line, sizeof line, f) != NULL;
-  fclose(f);
-  if (!got || !line[0]) return 0;
-  line[strcspn(line, "\n")] = 0;
-  snprintf(why, cap, "%s", line);
-  return 1;
+/* The build's story: its one-line reason, then the tools' lines from the first error on (at most 12). */
+static void build_story(assignment_ctx *ctx) {
+  const build_result *b = ctx->build;
+  size_t cap = sizeof ctx->student_error, len = (size_t)snprintf(ctx->student_error, cap, "%s\n", b->reason);
+  if (!b->messages || len + 2 >= cap) return;
+  const char *from = strstr(b->messages, "error");
+  while (from && from > b->messages && from[-1] != '\n') from--;
+  from = from ? from : b->messages;
+  for (int lines = 0; *from && lines < 12 && len + 2 < cap; lines++) {
+    size_t n = strcspn(from, "\n");
+    len += (size_t)snprintf(ctx->student_error + len, cap - len, "%.*s\n", (int)n, from);
+    from += n + (from[n] == '\n');
+  }
 }
 
-void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf) {
+void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf, const build_result *build,
+                        const char *label) {
   memset(ctx, 0, sizeof *ctx);
   ctx->env = env;
   ctx->conf = conf;
+  ctx->build = build;
+  snprintf(ctx->label, sizeof ctx->label, "%s", label);
   snprintf(ctx->dir, sizeof ctx->dir, "%s/assignments/%s", env->root, conf->name);
   snprintf(ctx->judge, sizeof ctx->judge, "%s/build/grader/judge", env->root);
-  snprintf(ctx->student, sizeof ctx->student, "%s/build/%s/%s/runner", env->root, env->src, conf->name);
-  snprintf(ctx->ptx, sizeof ctx->ptx, "%s/build/%s/%s/runner.ptx", env->root, env->src, conf->name);
-  snprintf(ctx->model, sizeof ctx->model, "%s/build/%s/%s/model", env->root, env->src, conf->name);
-  snprintf(ctx->build_log, sizeof ctx->build_log, "%s/build/%s/%s/build.log", env->root, env->src, conf->name);
+  snprintf(ctx->student, sizeof ctx->student, "%s", build->runner);
+  snprintf(ctx->ptx, sizeof ctx->ptx, "%s", build->ptx);
+  snprintf(ctx->model, sizeof ctx->model, "%s", build->model);
   snprintf(ctx->reference, sizeof ctx->reference, "%s/assignments/%s/ref/reference", env->root, conf->name);
-
-  char refused[GRADE_PATH_MAX];
-  snprintf(refused, sizeof refused, "%s/build/%s/%s/refused", env->root, env->src, conf->name);
-  ctx->student_ok = executable(ctx->student, ctx->student_error, sizeof ctx->student_error, "student binary");
-  if (ctx->student_ok && uses_forbidden(env, conf, ctx->student_error, sizeof ctx->student_error)) ctx->student_ok = 0;
-  if (read_refusal(refused, ctx->student_error, sizeof ctx->student_error)) {
-    /* the latest build inspected the student's object and refused it: its reason, not
-     * "does not compile", and never a runner left from an earlier build */
-    ctx->student_ok = 0;
-    ctx->student_refused = 1;
-  } else if (!ctx->student_ok && access(ctx->build_log, R_OK) == 0) {
-    output_compile_errors(ctx->build_log, ctx->student_error, sizeof ctx->student_error);
+  if (build->status != BUILD_OK) {
+    ctx->build_failed = 1; /* the build's outcome, as the build decided it: never a runner found on disk */
+    build_story(ctx);
+  } else {
+    ctx->student_ok = !uses_forbidden(ctx, ctx->student_error, sizeof ctx->student_error);
   }
   if (env->have_gpu) reference_prepare(ctx); /* the reference only matters for checks that run */
 }
 
-/* "does not compile: <first compiler error>", or the first line of why the
- * student binary is missing (the refusal's line, when the build refused it). */
+/* The first line of why the student's code is not graded. */
 static void student_missing(const assignment_ctx *a, char *out, size_t cap) {
-  snprintf(out, cap, "%s", a->student_error);
-  char *nl = strchr(out, '\n');
-  if (nl) *nl = 0;
-  const char *colon = strstr(a->student_error, ":\n");
-  if (colon) {
-    char err[160];
-    snprintf(err, sizeof err, "%s", colon + 2);
-    if ((nl = strchr(err, '\n'))) *nl = 0;
-    snprintf(out, cap, "does not compile: %s", err);
-  }
+  snprintf(out, cap, "%.*s", (int)strcspn(a->student_error, "\n"), a->student_error);
 }
 
 /* Fails r because there is no student runner: the story is the whole message,
@@ -174,9 +159,9 @@ static void student_missing(const assignment_ctx *a, char *out, size_t cap) {
 static void student_failed(const assignment_ctx *a, check_result *r, story *s) {
   char first[sizeof r->reason];
   fprintf(s->f, "%s\n", a->student_error);
-  if (a->student_refused)
-    fprintf(s->f, "The build refused your file (mk/inspect-student.sh), so it was not linked into a runner: no check of "
-                  "%s scores until the build accepts it.\n", a->conf->name);
+  if (a->build_failed)
+    fprintf(s->f, "The build of %s gave no runner (%s), so no check of %s scores until it builds.\n", a->label,
+            build_status_name(a->build->status), a->conf->name);
   student_missing(a, first, sizeof first);
   check_finish(r, s, V_FAIL, 0, "%s", first);
 }
@@ -213,14 +198,18 @@ void check_run(const assignment_ctx *a, const check_conf *c, check_result *r, co
     fprintf(s.f, "check kind %d is not in the kind table\n", (int)c->kind);
     return check_finish(r, &s, V_ERROR, 0, "not scored: unknown check kind");
   }
+  if (a->build_failed && a->build->status == BUILD_INTERRUPTED) {
+    fprintf(s.f, "%s\n", a->student_error);
+    return check_finish(r, &s, V_SKIPPED, 0, "%s", a->build->reason);
+  }
+  if (a->build_failed) return student_failed(a, r, &s);
   if (proc_interrupted) return check_finish(r, &s, V_SKIPPED, 0, "not run: grading was interrupted");
-  if (a->student_refused) return student_failed(a, r, &s);
   if (kind->needs_gpu && !a->env->have_gpu) {
     fprintf(s.f, "This check needs a CUDA GPU: %s\n", a->env->gpu_note);
-    if (!a->student_ok) { /* and its runner would not have run either: say why, as with a GPU */
+    if (!a->student_ok) { /* and it would not score with a GPU either: say why */
       char first[sizeof r->reason];
       student_missing(a, first, sizeof first);
-      fprintf(s.f, "Your build has no runner either: %s\n", first);
+      fprintf(s.f, "It would not score with a GPU either: %s\n", first);
     }
     return check_finish(r, &s, V_UNGRADED, 0, "ungraded: no GPU");
   }

@@ -12,8 +12,10 @@
 
 #include "check_types.h"
 
-/* Fills the paths of ctx, and checks the student build and the reference. */
-void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf);
+/* Fills ctx from the student's build (build.h: its outcome and outputs, kept by
+ * pointer; label names the student's folder) and checks the reference. */
+void assignment_prepare(assignment_ctx *ctx, const grade_env *env, const assignment_conf *conf, const build_result *build,
+                        const char *label);
 /* Runs check c into r. Points are for the student's own work: a check whose
  * `requires` names an earlier check (earlier[0..n_earlier-1]) that did not pass
  * is not run, and fails with "not scored: needs X to pass first". A requirement

@@ -70,6 +70,7 @@ static char *reader(char *str, int num, void *stream) {
     name[n] = 0;
     if (!strcmp(name, "assignment")) {
       if (p->assignment_seen++) conf_perr(p, p->line, "duplicate section [assignment]");
+      else p->a->line = p->line;
       p->in_assignment = 1;
       p->cur = NULL;
       return str;
@@ -134,6 +135,8 @@ static int validate(parser *p) {
   assignment_conf *a = p->a;
   if (!p->assignment_seen) return conf_perr(p, 1, "no [assignment] section");
   if (!a->name[0]) return conf_perr(p, 1, "[assignment] has no name");
+  if (!a->student[0]) return conf_perr(p, a->line, "[assignment]: missing key 'student' (the file the handout names, e.g. student = scan.cu)");
+  if (a->link == LINK_NONE) return conf_perr(p, a->line, "[assignment]: missing key 'link' (inline or object)");
   if (a->timeout_s <= 0) a->timeout_s = 30;
   if (!a->title[0]) snprintf(a->title, sizeof a->title, "%s", a->name);
   if (a->n_checks == 0) return conf_perr(p, p->line, "no checks: add a [check-name] section");

@@ -10,6 +10,7 @@
 #include "conf_parse.h"
 #include "kind_table.h"
 #include "result.h"
+#include "submission.h"
 
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 static const char *const VISIBILITIES[] = {"visible", "hidden", "after_due_date", "after_published"};
@@ -67,10 +68,29 @@ static int a_forbid(parser *p, const char *key, const char *v) {
   return p->a->n_forbid ? 1 : conf_perr(p, p->line, "%s: no library names", key);
 }
 
+/* The student's file: a plain name of the folder (the build's rule for every
+ * name in it, submission.h), never a path; a source file nvcc compiles. */
+static int a_student(parser *p, const char *key, const char *v) {
+  size_t n = strlen(v);
+  if (!n || n >= CONF_NAME_MAX || strspn(v, SUBMISSION_NAME_CHARS) != n || v[0] == '.' || v[0] == '-')
+    return conf_perr(p, p->line, "%s: '%s' is not a file name (letters, digits, '.', '_', '-'; not starting with '.' or '-')", key, v);
+  if (n < 4 || strcmp(v + n - 3, ".cu")) return conf_perr(p, p->line, "%s: '%s' is not a .cu file", key, v);
+  snprintf(p->a->student, sizeof p->a->student, "%s", v);
+  return 1;
+}
+
+static int a_link(parser *p, const char *key, const char *v) {
+  if (!strcmp(v, "inline")) p->a->link = LINK_INLINE;
+  else if (!strcmp(v, "object")) p->a->link = LINK_OBJECT;
+  else return conf_perr(p, p->line, "%s: '%s' is not one of inline, object", key, v);
+  return 1;
+}
+
 static const struct {
   const char *name;
   assignment_parser parse;
-} ASSIGNMENT_KEYS[] = {{"name", a_name}, {"title", a_title}, {"timeout", a_timeout}, {"forbid", a_forbid}};
+} ASSIGNMENT_KEYS[] = {{"name", a_name},       {"title", a_title},   {"timeout", a_timeout},
+                       {"forbid", a_forbid},   {"student", a_student}, {"link", a_link}};
 #define N_ASSIGNMENT_KEYS (int)(sizeof ASSIGNMENT_KEYS / sizeof *ASSIGNMENT_KEYS)
 
 /* ---------------------------------------------------------------- check keys */

@@ -66,9 +66,21 @@ typedef struct check_conf {
   char metric[CONF_TEXT_MAX];
 } check_conf;
 
+/* How the runner takes the student's file ([assignment] link, build.h). */
+typedef enum student_link {
+  LINK_NONE,   /* not given: grade.conf is refused */
+  LINK_INLINE, /* runner.cu #includes the staged file, so the course kernels inline its __device__ functions (01-03) */
+  LINK_OBJECT  /* the file is compiled alone into student.o and linked with the runner (04, 05) */
+} student_link;
+
 typedef struct assignment_conf {
   char path[512];
+  int line; /* of the [assignment] header */
   char name[CONF_NAME_MAX];
+  /* the student's build (build.h): the file the handout names, compiled alone as
+   * the student object (the folder's other files are only there to be #included) */
+  char student[CONF_NAME_MAX];
+  student_link link;
   char title[CONF_TEXT_MAX];
   double timeout_s;
   /* libraries the student's files may not use (cub, thrust): a file that does

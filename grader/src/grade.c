@@ -10,7 +10,8 @@
  *   5   the results could not be written (the previous ones are untouched)
  *   6   --expect: the verdicts differ from what the source should earn (with --expect,
  *       a run that matches exits 0 even without a GPU)
- *   130 interrupted: partial results written and marked incomplete */
+ *   130 interrupted: partial results written and marked incomplete
+ * grade --build-only: 0 every build ok, 1 a build failed, 2 a command-line or grade.conf error, 130 interrupted. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -25,23 +26,34 @@
 #include "checks.h"
 #include "clock.h"
 #include "conf.h"
+#include "grade_build.h"
 #include "kinds.h"
 #include "proc.h"
+#include "grade_table.h"
 #include "report.h"
 #include "schedule.h"
 #include "seed_env.h"
 
 static const char USAGE[] =
     "usage: grade [--root DIR] [--src starter|solutions] [--results DIR] [--seed S] [--no-gpu]\n"
-    "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [ASSIGNMENT ...]\n"
+    "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [BUILD OPTIONS] [ASSIGNMENT ...]\n"
+    "       grade --build-only [BUILD OPTIONS] [--src starter|solutions] [ASSIGNMENT ...]\n"
     "       grade --kinds      (the table of check kinds and their grade.conf keys)\n"
     "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n"
     "--jobs N: checks run side by side (perf and metric checks always run alone); the default\n"
-    "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n";
+    "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n"
+    "The grader builds the student's code itself (docs/architecture.md, \"The student's build\"):\n"
+    "  --nvcc PATH       nvcc (default: --cuda DIR/bin/nvcc, $CUDA_HOME/bin/nvcc, /usr/local/cuda/bin/nvcc)\n"
+    "  --gencode FLAGS   nvcc's GPU flags, one argument (default: build/.gencode, which make writes)\n"
+    "  --dir FOLDER      build the files of FOLDER instead of <src>/NN (one assignment)\n"
+    "  --out DIR         into DIR instead of build/<src>/NN (with --dir)\n"
+    "  --bench           also the bench build (assignments/NN/baselines.cu)\n"
+    "  --build-only      build, print each outcome, grade nothing (exit 1 when one failed)\n"
+    "  --no-build        compile nothing: grade a build only if it was made from these files\n";
 
 typedef struct options {
-  const char *root, *src, *results, *cuda;
-  int no_gpu, expect, have_seed;
+  const char *root, *src, *results, *cuda, *nvcc, *gencode, *dir, *out;
+  int no_gpu, expect, have_seed, build_only, no_build, bench;
   int jobs; /* checks at once (--jobs); 0: schedule_default_jobs */
   uint64_t seed;
   double timeout_scale;
@@ -69,6 +81,9 @@ static int parse_args(int argc, char **argv, options *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
+    else if (!strcmp(a, "--build-only")) o->build_only = 1;
+    else if (!strcmp(a, "--no-build")) o->no_build = 1;
+    else if (!strcmp(a, "--bench")) o->bench = 1;
     else if (!strcmp(a, "--expect")) o->expect = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(USAGE, stdout), -1;
     else if (!strcmp(a, "--kinds")) return kinds_print(stdout), -1;
@@ -79,6 +94,10 @@ static int parse_args(int argc, char **argv, options *o) {
       if (!strcmp(a, "--root")) o->root = v;
       else if (!strcmp(a, "--results")) o->results = v;
       else if (!strcmp(a, "--cuda")) o->cuda = v;
+      else if (!strcmp(a, "--nvcc")) o->nvcc = v;
+      else if (!strcmp(a, "--gencode")) o->gencode = v;
+      else if (!strcmp(a, "--dir")) o->dir = v;
+      else if (!strcmp(a, "--out")) o->out = v;
       else if (!strcmp(a, "--src")) {
         if (strcmp(v, "starter") && strcmp(v, "solutions")) return usage_error("--src: '%s' is not starter or solutions", v);
         o->src = v;
@@ -100,6 +119,9 @@ static int parse_args(int argc, char **argv, options *o) {
       o->wanted[o->n_wanted++] = a;
     }
   }
+  if (o->build_only && o->no_build) return usage_error("%s: --build-only and --no-build exclude each other", "--no-build");
+  if (!o->dir != !o->out) return usage_error("%s: --dir and --out go together", o->dir ? "--dir" : "--out");
+  if (o->dir && o->n_wanted != 1) return usage_error("%s: with --dir, name exactly one assignment", o->dir);
   return 0;
 }
 
@@ -169,78 +191,6 @@ static void find_tool(const options *o, const char *tool, char *path, size_t cap
   path[0] = 0;
 }
 
-/* Colour only on a terminal, and never when NO_COLOR is set (no-color.org). */
-static int use_colour(void) { return isatty(1) && !getenv("NO_COLOR"); }
-
-static const char *colour_of(verdict v) {
-  static const char *const C[] = {"\033[32m", "\033[33m", "\033[31m", "\033[2m", "\033[35m", "\033[2m"};
-  return C[v];
-}
-
-static void print_row(const check_result *r, int idx, int total, int colour, int tty) {
-  const char *on = colour ? colour_of(r->v) : "", *off = colour ? "\033[0m" : "";
-  char verdict[16];
-  snprintf(verdict, sizeof verdict, "%s", verdict_name(r->v));
-  for (char *c = verdict; *c; c++) *c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
-  /* The check's seconds last: where a grading's time goes, without moving the columns. */
-  printf("%s  [%2d/%2d] %-24s %-9s %s%-8s%s %6.2f/%-6.2f %s (%.1f s)\n", tty ? "\r\033[K" : "", idx, total, r->conf->name,
-         conf_kind_name(r->conf->kind), on, verdict, off, r->score, r->max, r->reason, r->seconds);
-  fflush(stdout);
-}
-
-/* The table, printed in the grade.conf's order while the schedule finishes
- * checks in its own: a row as soon as it and every row above it are done. */
-typedef struct table {
-  run_report *rep;
-  const assignment_ctx *ctxs[REPORT_MAX_ASSIGNMENTS]; /* NULL: the conf did not load */
-  sched_item *items;
-  int n, next;  /* items; the next row to print */
-  int next_asg; /* the next assignment whose heading is due */
-  int colour, tty;
-} table;
-
-/* The headings of assignments next_asg .. upto - 1 (an assignment without
- * checks, such as one whose grade.conf failed, is all heading). */
-static void table_heads(table *t, int upto) {
-  for (; t->next_asg < upto; t->next_asg++) {
-    const assignment_report *ar = &t->rep->assignments[t->next_asg];
-    const assignment_ctx *ctx = t->ctxs[t->next_asg];
-    if (!ctx) {
-      printf("\n%s: not graded (grade.conf error)\n", ar->name);
-      continue;
-    }
-    printf("\n%s: %s (%.0f points)\n", ctx->conf->name, ctx->conf->title, conf_total_points(ctx->conf));
-    if (!ctx->student_ok) printf("  %s\n", ctx->student_error);
-    if (ctx->env->have_gpu && !ctx->reference_ok) printf("  %s: performance and correctness checks are not scored\n", ctx->reference_error);
-  }
-  fflush(stdout);
-}
-
-static int asg_of(const table *t, const sched_item *it) {
-  int a = 0;
-  while (t->ctxs[a] != it->ctx) a++;
-  return a;
-}
-
-static void table_done(void *arg, int item) {
-  table *t = arg;
-  (void)item;
-  while (t->next < t->n && t->items[t->next].done) {
-    const sched_item *it = &t->items[t->next++];
-    table_heads(t, asg_of(t, it) + 1);
-    print_row(it->r, it->index + 1, it->ctx->conf->n_checks, t->colour, t->tty);
-  }
-  if (t->tty && t->next < t->n) { /* progress, overwritten by the next row */
-    const sched_item *it = &t->items[t->next];
-    table_heads(t, asg_of(t, it) + 1);
-    int busy = 0;
-    for (int i = 0; i < t->n; i++) busy += t->items[i].running;
-    printf("  [%2d/%2d] %-24s %-9s running...%s", it->index + 1, it->ctx->conf->n_checks, it->c->name, conf_kind_name(it->c->kind),
-           busy > 1 ? " (and others beside it)" : "");
-    fflush(stdout);
-  }
-}
-
 /* An untouched starter earns at most this share of an assignment's points
  * (graded with a GPU): points are for the student's own work. */
 #define STARTER_MAX_SHARE 0.10
@@ -282,6 +232,26 @@ static int check_expectations(const run_report *rep, const char *src, int have_g
   return bad;
 }
 
+/* Works from the repository root, as the build's tools need (the inspection
+ * reads paths below the current folder): the paths given on the command line
+ * are made absolute first. */
+static int enter_root(options *o) {
+  if (!strcmp(o->root, ".")) return 0;
+  o->results = grade_build_absolute(o->results);
+  o->cuda = grade_build_absolute(o->cuda);
+  o->nvcc = o->nvcc && strchr(o->nvcc, '/') ? grade_build_absolute(o->nvcc) : o->nvcc;
+  o->dir = grade_build_absolute(o->dir);
+  o->out = grade_build_absolute(o->out);
+  if (chdir(o->root) != 0) return fprintf(stderr, "grade: cannot enter --root %s: %s\n", o->root, strerror(errno)), 2;
+  o->root = ".";
+  return 0;
+}
+
+static grade_build_opts build_opts(const options *o) {
+  return (grade_build_opts){.src = o->src, .dir = o->dir, .out = o->out, .cuda = o->cuda, .nvcc = o->nvcc, .gencode = o->gencode,
+                            .bench = o->bench, .no_build = o->no_build};
+}
+
 int main(int argc, char **argv) {
   options o;
   int rc = parse_args(argc, argv, &o);
@@ -293,10 +263,16 @@ int main(int argc, char **argv) {
   sigaction(SIGTERM, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
 
+  if ((rc = enter_root(&o))) return rc;
   static char names[REPORT_MAX_ASSIGNMENTS][CONF_NAME_MAX];
   int n_names = 0, status = list_assignments(&o, names, &n_names);
   if (status && !n_names) return status;
   if (!n_names) return fprintf(stderr, "grade: no assignments under %s/assignments\n", o.root), 2;
+  static build_tools tools;
+  char tools_err[600];
+  grade_build_opts bo = build_opts(&o);
+  if (grade_build_tools(&bo, &tools, tools_err, sizeof tools_err)) return usage_error("%s", tools_err);
+  if (o.build_only) return grade_build_only(&bo, &tools, names, n_names, status);
 
   grade_env env;
   memset(&env, 0, sizeof env);
@@ -339,8 +315,9 @@ int main(int argc, char **argv) {
   /* Every assignment's conf and context first; then the checks of all of them
    * on one schedule (schedule.h), the table printed in order as rows finish. */
   static assignment_ctx ctxs[REPORT_MAX_ASSIGNMENTS];
+  static build_result builds[REPORT_MAX_ASSIGNMENTS];
   static sched_item items[REPORT_MAX_ASSIGNMENTS * CONF_MAX_CHECKS];
-  table tb = {.rep = &rep, .items = items, .colour = use_colour(), .tty = isatty(1)};
+  table tb = {.rep = &rep, .items = items, .colour = grade_table_colour(), .tty = isatty(1)};
   for (int a = 0; a < n_names; a++) {
     assignment_report *ar = &rep.assignments[rep.n_assignments++];
     snprintf(ar->name, sizeof ar->name, "%s", names[a]);
@@ -359,7 +336,9 @@ int main(int argc, char **argv) {
       continue;
     }
     ar->conf = &confs[a];
-    assignment_prepare(&ctxs[a], &env, &confs[a]);
+    char label[GRADE_PATH_MAX];
+    grade_build_one(&bo, &tools, &confs[a], &builds[a], label, sizeof label);
+    assignment_prepare(&ctxs[a], &env, &confs[a], &builds[a], label);
     tb.ctxs[a] = &ctxs[a];
     ar->n_results = confs[a].n_checks;
     for (int i = 0; i < confs[a].n_checks; i++)

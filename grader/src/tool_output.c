@@ -85,18 +85,3 @@ void output_model_verdict(const char *text, const char *case_name, char *why, si
     line = end ? end + 1 : NULL;
   }
 }
-
-void output_compile_errors(const char *log, char *out, size_t cap) {
-  FILE *f = fopen(log, "r");
-  size_t len = (size_t)snprintf(out, cap, "does not compile");
-  if (!f) return;
-  char line[512];
-  int shown = 0;
-  while (fgets(line, sizeof line, f) && shown < 12 && len + 2 < cap) {
-    if (!strstr(line, "error") && !shown) continue; /* start at the first error */
-    if (!shown++) len += (size_t)snprintf(out + len, cap - len, ":\n");
-    len += (size_t)snprintf(out + len, cap - len, "%s", line);
-    if (len >= cap) len = cap - 1;
-  }
-  fclose(f);
-}

@@ -1,6 +1,6 @@
-/* tool_output.h: reading what tools and builds print: the last line of a
- * child's stderr, compute-sanitizer's report, ncu's CSV, a model's verdicts,
- * the compiler's errors in a build log. */
+/* tool_output.h: reading what tools print: the last line of a child's stderr,
+ * compute-sanitizer's report, ncu's CSV, a model's verdicts (the build's own
+ * output is build_step.h's). */
 #ifndef SCANLAB_TOOL_OUTPUT_H
 #define SCANLAB_TOOL_OUTPUT_H
 
@@ -23,9 +23,5 @@ int output_ncu_values(const capture *c, const char *metrics, double *sum);
 /* A model's own words for a failed case: the rest of its stdout line "CASE: ...",
  * put in why; why is unchanged when there is no such line. */
 void output_model_verdict(const char *text, const char *case_name, char *why, size_t cap);
-
-/* "does not compile" followed by the compiler's lines from the first error on
- * (at most 12) of a build log. */
-void output_compile_errors(const char *log, char *out, size_t cap);
 
 #endif

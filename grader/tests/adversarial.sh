@@ -3,16 +3,17 @@
 #
 # Each attempt in grader/tests/adversarial/<name>/ is a student's file (large_scan.cu
 # for 04, renderer.cu for 05) that tries to get points without the work; its header
-# says how, and why it must fail. For each attempt this script does what the runner
-# build does (the Makefile's "runner builds"): compiles the file alone into
-# student.o with the student rule's flags (STUDENT_NVCCFLAGS, -Iassignments/NN and
-# its own folder), inspects it (mk/inspect-student.sh, with the folders it may
-# include from: assignments/NN, its own, common/, and solutions/NN, which
-# 04-control includes), and links the runner (assignments/NN/runner.cu + student.o
-# + build/runner/librunner.a -lpthread). A line `// adversarial.sh copies: PATH`
-# in the attempt's file copies that course file into a folder of the build dir on
-# its include path, as a student may copy a course header into their own folder
-# (04-run-reference: grader/protocol/wire.h). With --run (on a machine with a CUDA GPU)
+# says how, and why it must fail. For each attempt this script assembles the folder a
+# student would hand in, BUILD/<name>/src: the attempt's file, the shared headers of
+# common/ beside it (its `#include "../common/X"` read as "X"), the course files a line
+# `// adversarial.sh copies: PATH` names (as a student may copy a course header into
+# their own folder; 04-run-reference: grader/protocol/wire.h), and, for an attempt
+# that includes solutions/NN's file (04-control), that folder's files with the file
+# renamed solution.cu; any other `#include "../..."` is given as the absolute path it
+# reaches from the attempt's folder (04-include-cpu-reference: grader/lib/scan_cpu.c).
+# Then the grader's own build does the rest, as for any student (grade --build-only
+# --dir BUILD/<name>/src --out BUILD/<name>: the file compiled alone, inspected by
+# mk/inspect-student.sh, the runner linked): one recipe, grader/src/build.c. With --run (on a machine with a CUDA GPU)
 # it then runs the judge on the runner, case by case:
 #   build/grader/judge --assignment NN --runner BIN [--variant V] --case C --reps 3 --result-fd 3 3>results
 # 04: decoupled_lookback on n1025 and n2^24, find_repeats on rep-few; 05: render on
@@ -41,8 +42,8 @@
 # "N passed, M failed". Exit status: 0 all passed, 1 a row failed, 2 bad usage or
 # a missing tool.
 #
-# Without --run it needs nvcc, binutils and build/runner/librunner.a (made with
-# `make build/runner/librunner.a ARCH=$ARCH` when missing); with --run also
+# Without --run it needs nvcc, binutils, build/grader/grade and build/runner/librunner.a
+# (made with `make build/grader/grade build/runner/librunner.a ARCH=$ARCH` when missing); with --run also
 # build/grader/judge (`make build/grader/judge`) and a GPU. --no-build reuses the
 # build dir as it is (a build carried to the GPU host). ARCH (default sm_90) is the
 # nvcc -arch of the student's object and the runner; every artifact goes under the
@@ -90,14 +91,10 @@ ARCH=${ARCH:-sm_90}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 LIBRUNNER=build/runner/librunner.a
+GRADE=build/grader/grade
 JUDGE=${JUDGE:-build/grader/judge}
 INSPECT=mk/inspect-student.sh
-PREFIXES=mk/course-prefixes.txt
 ADV=grader/tests/adversarial
-# The Makefile's STUDENT_NVCCFLAGS and NVCCFLAGS with GENCODE = -arch=$(ARCH); NVCC_STRICT for the course's runner.cu only.
-STUDENT_NVCCFLAGS=(-O3 -std=c++17 "-arch=$ARCH")
-NVCCFLAGS=("${STUDENT_NVCCFLAGS[@]}" -Igrader/protocol -Igrader/runner)
-NVCC_STRICT=(-Werror all-warnings -Xcompiler "-Wall,-Wextra,-Werror")
 
 # ------------------------------------------------------------------ the table
 # name | build | 04: n1025 | n2^24 | rep-few (find_repeats)   05: rgb-256x256 | pattern
@@ -162,7 +159,7 @@ if [ ${#ONLY[@]} -gt 0 ]; then
   done
   NAMES=("${ONLY[@]}")
 fi
-# The attempt's student file: the first .cu of its folder, as the Makefile's student_cu picks it.
+# The attempt's student file: the one .cu of its folder.
 src_of() {
   local f
   for f in "$ADV/$1"/*.cu; do
@@ -201,59 +198,59 @@ copy_course_files() {
   done
 }
 
-# build_one NAME: $BUILD/NAME/verdict gets one line: "built", "refused: ...",
-# "link fails: ...", "does not compile: ..." or "inspect error: ...".
-build_one() {
-  local name=$1 src base a out t rc
+# assemble NAME DIR: the folder a student would hand in for NAME, into DIR (above).
+assemble() {
+  local name=$1 dir=$2 src base sol sa sf rel
   src=$(src_of "$name")
   base=$(basename "$src")
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp "$ADV"/common/* "$dir/"
+  copy_course_files "$name" "$dir.copied" || return 1
+  cp "$dir.copied"/. "$dir/" -r && rm -rf "$dir.copied"
+  sol=$(sed -n 's|^#include "[./]*solutions/\([0-9a-z-]*\)/\([a-z_]*\.cu\)".*|\1 \2|p' "$src" | head -1)
+  if [ -n "$sol" ]; then
+    read -r sa sf <<< "$sol"
+    cp solutions/"$sa"/* "$dir/" && mv "$dir/$sf" "$dir/solution.cu" || return 1
+  fi
+  # "../common/X" -> "X"; solutions/NN/FILE -> "solution.cu"; any other "../..." -> the absolute path it reaches
+  sed -e 's|^#include "\.\./common/|#include "|' -e 's|^#include "[./]*solutions/[0-9a-z-]*/[a-z_]*\.cu"|#include "solution.cu"|' "$src" |
+    while IFS= read -r line || [ -n "$line" ]; do
+      if [[ $line =~ ^#include\ \"(\.\./[^\"]*)\" ]]; then
+        rel=${BASH_REMATCH[1]}
+        printf '#include "%s"\n' "$(realpath -m -- "$ADV/$name/$rel")"
+      else
+        printf '%s\n' "$line"
+      fi
+    done > "$dir/$base"
+}
+
+# build_one NAME: $BUILD/NAME/verdict gets one line: "built", "refused: ...",
+# "link fails: ...", "does not compile: ..." or "inspect error: ..." (the grader's
+# build's outcome: ok, refused, does not link, does not compile, not built).
+build_one() {
+  local name=$1 a out why
   a=$(assignment_of "$name")
   out=$BUILD/$name
   mkdir -p "$out"
-  rm -f "$out"/{student.o,student.d,runner,refused,inspect.err,build.log,link.log,verdict}
-  t=$out/verdict.tmp
-  # the folders the attempt may include from (solutions/NN only where the tree has it)
-  local folders=("assignments/$a" "$ADV/$name" "$ADV/common" "$out/copied")
-  [ ! -d "solutions/$a" ] || folders+=("solutions/$a")
+  rm -f "$out/verdict"
   if [ "$a" = unknown ]; then
-    echo "does not compile: $base is neither large_scan.cu (04) nor renderer.cu (05)" > "$t"
-  elif ! copy_course_files "$name" "$out/copied" 2> "$out/build.log"; then
-    echo "does not compile: the course file it copies is missing: $(head -1 "$out/build.log")" > "$t"
-  elif ! "$NVCC" "${STUDENT_NVCCFLAGS[@]}" "-Iassignments/$a" "-I$ADV/$name" "-I$out/copied" -MD -MF "$out/student.d" -c "$src" \
-    -o "$out/student.o" > "$out/build.log" 2>&1; then
-    echo "does not compile: $(grep -m1 -i 'error' "$out/build.log" || tail -1 "$out/build.log")" > "$t"
+    echo "does not compile: $(basename "$(src_of "$name")") is neither large_scan.cu (04) nor renderer.cu (05)" > "$out/verdict.tmp"
+  elif ! assemble "$name" "$out/src" 2> "$out/assemble.log"; then
+    echo "does not compile: the course file it copies is missing: $(head -1 "$out/assemble.log")" > "$out/verdict.tmp"
   else
-    rc=0
-    bash "$INSPECT" "$out/student.o" "$out/student.d" "$base" "$CUDA_HOME/bin" "${folders[@]}" > "$out/refused" 2> "$out/inspect.err" || rc=$?
-    if [ $rc -eq 1 ]; then
-      head -1 "$out/refused" > "$t"
-    elif [ $rc -ne 0 ]; then
-      echo "inspect error (exit $rc): $(head -1 "$out/inspect.err")" > "$t"
-    elif ! "$NVCC" "${NVCCFLAGS[@]}" "${NVCC_STRICT[@]}" "-Iassignments/$a" "assignments/$a/runner.cu" "$out/student.o" \
-      "$LIBRUNNER" -lpthread -o "$out/runner" > "$out/link.log" 2>&1; then
-      echo "link fails: the runner does not link: $({ grep -m1 'undefined reference\|multiple definition' "$out/link.log" || grep -m1 'error' "$out/link.log"; } | sed 's/.*: \(undefined reference\|multiple definition\)/\1/' || tail -1 "$out/link.log")" > "$t"
-    else
-      rm -f "$out/refused"
-      echo built > "$t"
-    fi
+    # exit 1 is a build that failed: its outcome is the line read below
+    "$GRADE" --build-only --dir "$out/src" --out "$out" --nvcc "$NVCC" --gencode "-arch=$ARCH" "$a" > "$out/grade.log" 2>&1 || [ $? -eq 1 ]
+    why=$(sed -n "s|^build $out/src: ||p" "$out/grade.log" | tail -1)
+    case $why in
+      ok) echo built ;;
+      "refused: "*) printf '%s\n' "$why" ;;
+      "does not link: "*) printf 'link fails: %s\n' "${why#does not link: }" ;;
+      "does not compile: "*) printf '%s\n' "$why" ;;
+      *) printf 'inspect error: %s\n' "${why:-no outcome from grade --build-only: $(tail -1 "$out/grade.log")}" ;;
+    esac > "$out/verdict.tmp"
   fi
-  flags > "$out/flags"
-  mv -f "$t" "$out/verdict"
-}
-
-# The flags of today's build, one line.
-flags() { printf '%s | %s\n' "${STUDENT_NVCCFLAGS[*]}" "${NVCCFLAGS[*]}"; }
-
-# Whether NAME's verdict is newer than everything it was made from, with today's flags.
-up_to_date() {
-  local name=$1 out=$BUILD/$1 a
-  a=$(assignment_of "$name")
-  [ -f "$out/verdict" ] && [ -f "$out/flags" ] || return 1
-  [ "$(cat "$out/flags")" = "$(flags)" ] || return 1
-  if [ "$(cat "$out/verdict")" = built ]; then [ -x "$out/runner" ] || return 1; fi
-  [ -z "$(find "$ADV/$name" "$ADV/common" "$INSPECT" "$PREFIXES" "assignments/$a" grader/protocol grader/lib grader/runner -maxdepth 1 \
-    \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name '*.c' -o -name '*.sh' -o -name '*.txt' \) -newer "$out/verdict" -print -quit)" ] || return 1
-  [ "$LIBRUNNER" -ot "$out/verdict" ] || return 1
+  mv -f "$out/verdict.tmp" "$out/verdict"
 }
 
 mkdir -p "$BUILD"
@@ -262,12 +259,12 @@ if [ $NO_BUILD -eq 0 ]; then
     command -v "$tool" > /dev/null || { echo "adversarial: $tool is not available" >&2; exit 2; }
   done
   [ -f "$INSPECT" ] || { echo "adversarial: $INSPECT is missing: the build's inspection cannot run" >&2; exit 2; }
-  if [ ! -f "$LIBRUNNER" ]; then
-    echo "adversarial: $LIBRUNNER is missing; making it (ARCH=$ARCH)" >&2
-    make "$LIBRUNNER" "ARCH=$ARCH" > "$BUILD/librunner.log" 2>&1 || { cat "$BUILD/librunner.log" >&2; exit 2; }
+  if [ ! -f "$LIBRUNNER" ] || [ ! -x "$GRADE" ] || [ ! -f build/runner/sandbox.o ]; then
+    echo "adversarial: $GRADE or $LIBRUNNER is missing; making them (ARCH=$ARCH)" >&2
+    make "$GRADE" "$LIBRUNNER" build/runner/sandbox.o "ARCH=$ARCH" > "$BUILD/librunner.log" 2>&1 || { cat "$BUILD/librunner.log" >&2; exit 2; }
   fi
-  todo=()
-  for n in "${NAMES[@]}"; do up_to_date "$n" || todo+=("$n"); done
+  # every attempt, every time: the grader's build reuses one whose files did not change
+  todo=("${NAMES[@]}")
   if [ ${#todo[@]} -gt 0 ]; then
     echo "adversarial: building ${#todo[@]} attempts (nvcc -arch=$ARCH, $JOBS at a time) into ${BUILD#"$ROOT"/}" >&2
     running=0

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "faults.h"
 #include "tests.h"
 
 /* ---------------------------------------------------------------- the fake course */
@@ -44,7 +45,7 @@
 #define GOOD "for c in $cases; do emit $c; done\n"
 
 static const char CONF[] =
-    "[assignment]\nname = %s\ntitle = Fake assignment for the fault suite\ntimeout = %d\n\n"
+    "[assignment]\nname = %s\ntitle = Fake assignment for the fault suite\ntimeout = %d\nstudent = scan.cu\nlink = object\n\n"
     "[correct]\nkind = correct\nvariant = v\ncases = n10, n20\npoints = 10\n\n"
     "[perf]\nkind = perf\nvariant = v\ncases = n10\nfull_ratio = 1.1\nfloor = 0.5\npoints = 10\n\n"
     "[ptx]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 2\npoints = 5\n\n"
@@ -88,17 +89,61 @@ static const char NCU[] =
     "  echo \"\\\"0\\\",\\\"1\\\",\\\"harness\\\",\\\"host\\\",\\\"k\\\",\\\"Command line profiler metrics\\\",\\\"$m\\\",\\\"\\\",\\\"$value\\\"\"\n"
     "done\n";
 
+/* A stand-in for nvcc, for the grader's own build (build.h): a compile (-c)
+ * copies the student's file into the object, -ptx writes the fake PTX, a link
+ * writes the assignment's fake runner (fake/NN.runner; fake/NN.wrong-runner
+ * when the object holds FAKE_WRONG). Markers in the student's file make a step
+ * fail as the real tools do: FAKE_COMPILE_ERROR, FAKE_OOM, FAKE_INTERRUPT (a
+ * Ctrl-C to the grader), FAKE_LINK_ERROR. FAKE_NVCC_LOG: each call's arguments. */
+static const char NVCC[] =
+    "#!/bin/sh\n"
+    "[ \"$1\" = --version ] && { echo 'fake nvcc for the fault suite'; exit 0; }\n"
+    "[ -n \"$FAKE_NVCC_LOG\" ] && printf '%s\\n' \"$*\" >> \"$FAKE_NVCC_LOG\"\n"
+    "out=; dep=; mode=link; prev=; src=; obj=; runner=\n"
+    "for a in \"$@\"; do\n"
+    "  case $prev in -o) out=$a ;; -MF) dep=$a ;; esac\n"
+    "  case $a in -c) mode=compile ;; -ptx) mode=ptx ;; */runner.cu) runner=$a ;; *.cu) src=$a ;; *.o) obj=$a ;; esac\n"
+    "  prev=$a\n"
+    "done\n"
+    "[ -n \"$dep\" ] && echo \"$out: ${src:-$runner}\" > \"$dep\"\n"
+    "case $mode in\n"
+    "compile)\n"
+    "  grep -q FAKE_COMPILE_ERROR \"$src\" && { echo \"$src(12): error: identifier \\\"tid\\\" is undefined\"; echo '1 error detected'; exit 1; }\n"
+    "  grep -q FAKE_OOM \"$src\" && { echo \"nvcc error   : 'cicc' died due to signal 9 (Kill signal)\"; exit 1; }\n"
+    "  grep -q FAKE_INTERRUPT \"$src\" && { kill -INT $PPID; sleep 30; }\n"
+    "  cp \"$src\" \"$out\" ;;\n"
+    "ptx) cp fake/ptx \"$out\" ;;\n"
+    "*)\n"
+    "  grep -q FAKE_LINK_ERROR \"$obj\" && { echo \"/usr/bin/ld: $obj: in function \\`scan':\"; "
+    "echo \"scan.cu:(.text+0x1): undefined reference to \\`hx_helper'\"; echo 'collect2: error: ld returned 1 exit status'; exit 1; }\n"
+    "  a=${runner#assignments/}; a=${a%/runner.cu}; f=fake/$a.runner\n"
+    "  grep -q FAKE_WRONG \"$obj\" && f=fake/$a.wrong-runner\n"
+    "  cp \"$f\" \"$out\" && chmod +x \"$out\" ;;\n"
+    "esac\n";
+
+/* A stand-in for mk/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR FOLDER...:
+ * refuses an object that holds FAKE_USES_CUB. FAKE_INSPECT_LOG: each call's arguments. */
+static const char INSPECT[] =
+    "[ $# -ge 6 ] || { echo 'inspect-student: usage' >&2; exit 2; }\n"
+    "[ -n \"$FAKE_INSPECT_LOG\" ] && printf '%s\\n' \"$*\" >> \"$FAKE_INSPECT_LOG\"\n"
+    "grep -q FAKE_USES_CUB \"$1\" && { echo \"refused: $3 uses CUB (it includes cub/device/device_scan.cuh): write it yourself\"; exit 1; }\n"
+    "exit 0\n";
+
 static void write_fake(const char *root, const char *name, const char *student, const char *reference, int timeout) {
   char path[512], text[4096];
   snprintf(path, sizeof path, "%s/assignments/%s/grade.conf", root, name);
   snprintf(text, sizeof text, CONF, name, timeout);
   write_text(path, text, 0);
+  snprintf(path, sizeof path, "%s/assignments/%s/runner.cu", root, name);
+  write_text(path, "// the fake assignment's runner: the fake nvcc links fake/NN.runner\n", 0);
   snprintf(path, sizeof path, "%s/assignments/%s/ref/reference", root, name);
   write_script(path, name, reference);
-  snprintf(path, sizeof path, "%s/build/starter/%s/runner", root, name);
+  snprintf(path, sizeof path, "%s/fake/%s.runner", root, name);
   write_script(path, name, student);
-  snprintf(path, sizeof path, "%s/build/starter/%s/runner.ptx", root, name);
-  write_text(path, PTX, 0);
+  snprintf(path, sizeof path, "%s/fake/%s.wrong-runner", root, name);
+  write_script(path, name, "for c in $cases; do OK=0 MM=3 FB=4 emit $c; done\n");
+  snprintf(path, sizeof path, "%s/starter/%s/scan.cu", root, name);
+  write_text(path, "// the student's file of the fake assignment\n", 0);
 }
 
 /* A stand-in for the judge (build/grader/judge): the fake runners above speak
@@ -144,11 +189,22 @@ static const char JUDGE[] =
     "fi\n"
     "exec \"$runner\" $args\n";
 
-static char *make_course(const char *student, const char *reference, int timeout) {
+char *make_course(const char *student, const char *reference, int timeout) {
   char *root = make_temp_dir("faults");
   char path[512];
   write_fake(root, "98-other", NULL, NULL, 5);
   write_fake(root, "99-fake", student, reference, timeout);
+  /* what the grader's build takes besides the student's folder */
+  static const char *const FILES[][2] = {{"fake/ptx", PTX}, {"mk/inspect-student.sh", INSPECT}, {"mk/course-prefixes.txt", "hx_\n"},
+                                         {"grader/runner/runner.h", "/* fake */\n"}, {"grader/protocol/wire.h", "/* fake */\n"},
+                                         {"build/runner/librunner.a", "fake\n"}, {"build/runner/sandbox.o", "fake\n"},
+                                         {"build/.gencode", "-arch=sm_90\n"}};
+  for (size_t i = 0; i < sizeof FILES / sizeof *FILES; i++) {
+    snprintf(path, sizeof path, "%s/%s", root, FILES[i][0]);
+    write_text(path, FILES[i][1], 0);
+  }
+  snprintf(path, sizeof path, "%s/cuda/bin/nvcc", root);
+  write_text(path, NVCC, 1);
   snprintf(path, sizeof path, "%s/build/tools/gpuinfo", root);
   write_text(path, "#!/bin/sh\necho 'Fake GPU for the fault suite'\n", 1);
   snprintf(path, sizeof path, "%s/build/grader/judge", root);
@@ -162,11 +218,11 @@ static char *make_course(const char *student, const char *reference, int timeout
 
 /* ---------------------------------------------------------------- running and reading */
 
-static char grader[1024];
+char grader[1024];
 
 /* Runs the grader in root. `extra` is shell run just before it, in a subshell
  * of its own (limits set there bind the grader, not the log writer). */
-static int grade(const char *root, const char *extra, double *seconds) {
+int grade(const char *root, const char *extra, double *seconds) {
   char cmd[4096];
   snprintf(cmd, sizeof cmd,
            "cd '%s' && { ( %s exec timeout 300 '%s' --root . --cuda ./cuda --jobs 3 ) 2>&1; echo $? > .rc; } | cat > grade.log; exit $(cat .rc)",
@@ -178,13 +234,13 @@ static int grade(const char *root, const char *extra, double *seconds) {
 }
 
 /* The results.json of the newest run under root/grade-results, parsed. */
-static json_t *latest(const char *root) {
+json_t *latest(const char *root) {
   char path[600];
   snprintf(path, sizeof path, "%s/grade-results/latest/results.json", root);
   return load_json(path);
 }
 
-static json_t *find_test(json_t *j, const char *assignment, const char *check) {
+json_t *find_test(json_t *j, const char *assignment, const char *check) {
   char prefix[128];
   snprintf(prefix, sizeof prefix, "%s: %s (", assignment, check);
   size_t i;
@@ -200,7 +256,7 @@ static json_t *find_test(json_t *j, const char *assignment, const char *check) {
 static const char *verdict_of(json_t *t) { return json_string_value(json_object_get(json_object_get(t, "extra_data"), "verdict")); }
 static const char *reason_of(json_t *t) { return json_string_value(json_object_get(json_object_get(t, "extra_data"), "reason")); }
 
-static void expect(json_t *j, const char *assignment, const char *check, const char *verdict, const char *reason, const char *fault) {
+void expect(json_t *j, const char *assignment, const char *check, const char *verdict, const char *reason, const char *fault) {
   json_t *t = find_test(j, assignment, check);
   const char *v = verdict_of(t), *r = reason_of(t);
   ck_assert_msg(v && !strcmp(v, verdict), "%s: %s/%s verdict '%s', want '%s' (reason: %s)", fault, assignment, check, v, verdict, r);
@@ -212,11 +268,11 @@ static void expect(json_t *j, const char *assignment, const char *check, const c
 }
 
 /* The checks of a fake assignment (CONF). */
-static const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks", "perf-copy"};
-#define N_CHECKS (int)(sizeof CHECKS / sizeof *CHECKS)
+const char *const CHECKS[] = {"correct", "perf", "ptx", "race", "banks", "perf-copy"};
+const int N_CHECKS = (int)(sizeof CHECKS / sizeof *CHECKS);
 
 /* What holds after every fault: the bystander assignment is graded in full. */
-static void bystander_graded(json_t *j, const char *fault) {
+void bystander_graded(json_t *j, const char *fault) {
   for (int i = 0; i < N_CHECKS; i++) expect(j, "98-other", CHECKS[i], "pass", "", fault);
 }
 
@@ -316,17 +372,16 @@ static const fault FAULTS[] = {
     {"ncu may not read the counters", NULL, NULL, "echo 'FAKE_NCU_PERM=1; export FAKE_NCU_PERM' > race.env", "banks", "ungraded",
      "ungraded: ncu cannot read the GPU counters", 0},
     /* broken builds and binaries */
-    {"student binary missing", NULL, NULL, "rm build/starter/99-fake/runner", "correct", "fail", "student binary", 0},
-    {"student binary not executable", NULL, NULL, "chmod -x build/starter/99-fake/runner", "perf", "fail", "is not executable", 0},
-    {"student file does not compile", NULL, NULL,
-     "rm build/starter/99-fake/runner build/starter/99-fake/runner.ptx; "
-     "printf 'nvcc -c ...\\nstarter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n1 error detected\\n' > build/starter/99-fake/build.log",
-     "ptx", "fail", "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
+    /* the student's build (the grader's own, build.h; more in faults_build.c) */
+    {"student file missing", NULL, NULL, "rm starter/99-fake/scan.cu", "correct", "fail",
+     "missing file scan.cu: starter/99-fake has no scan.cu, the file the handout names", 0},
+    {"student file does not compile", NULL, NULL, "echo FAKE_COMPILE_ERROR >> starter/99-fake/scan.cu", "ptx", "fail",
+     "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
+    {"student file does not link", NULL, NULL, "echo FAKE_LINK_ERROR >> starter/99-fake/scan.cu", "perf", "fail",
+     "does not link: scan.cu:(.text+0x1): undefined reference to `hx_helper'", 0},
     /* the build inspected the student's object and refused it (mk/inspect-student.sh): its reason, not "does not compile" */
-    {"student build refused", NULL, NULL,
-     "rm build/starter/99-fake/runner; printf 'nvcc -c ...\n' > build/starter/99-fake/build.log; "
-     "echo 'refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh): write it yourself' > build/starter/99-fake/refused",
-     "correct", "fail", "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)", 0},
+    {"student build refused", NULL, NULL, "echo FAKE_USES_CUB >> starter/99-fake/scan.cu", "correct", "fail",
+     "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)", 0},
     /* a broken reference: never scored against */
     {"reference missing", NULL, NULL, "rm assignments/99-fake/ref/reference", "correct", "error", "reference binary", 4},
     {"reference corrupt", NULL, NULL, "head -c 3000 /dev/urandom > assignments/99-fake/ref/reference", "perf", "error",
@@ -370,13 +425,15 @@ static const struct {
   const char *name, *edit, *reason;
 } CONF_FAULTS[] = {
     {"grade.conf missing", "rm assignments/99-fake/grade.conf", "grade.conf: cannot open: No such file or directory"},
-    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:51: syntax error"},
-    {"grade.conf unknown key", "sed -i 's/^full_ratio = 1.1$/fullratio = 1.1/' assignments/99-fake/grade.conf", "grade.conf:16: unknown key 'fullratio' in [perf]"},
-    {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:27: duplicate section [ptx] (first at line 20)"},
-    {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:10: points: -10 is negative"},
-    {"grade.conf missing points", "sed -i '/^points = 5$/d' assignments/99-fake/grade.conf", "grade.conf:20: [ptx]: missing key 'points'"},
+    {"grade.conf malformed", "printf 'this line is not ini\\n' >> assignments/99-fake/grade.conf", "grade.conf:53: syntax error"},
+    {"grade.conf unknown key", "sed -i 's/^full_ratio = 1.1$/fullratio = 1.1/' assignments/99-fake/grade.conf", "grade.conf:18: unknown key 'fullratio' in [perf]"},
+    {"grade.conf duplicate section", "sed -i 's/^\\[race\\]$/[ptx]/' assignments/99-fake/grade.conf", "grade.conf:29: duplicate section [ptx] (first at line 22)"},
+    {"grade.conf negative points", "sed -i '0,/^points = 10$/s//points = -10/' assignments/99-fake/grade.conf", "grade.conf:12: points: -10 is negative"},
+    {"grade.conf missing points", "sed -i '/^points = 5$/d' assignments/99-fake/grade.conf", "grade.conf:22: [ptx]: missing key 'points'"},
     {"grade.conf requires a later check", "sed -i '/^\\[correct\\]$/a requires = race' assignments/99-fake/grade.conf",
-     "grade.conf:7: requires: 'race' is not a check above [correct]"},
+     "grade.conf:9: requires: 'race' is not a check above [correct]"},
+    {"grade.conf without the student's file", "sed -i '/^student = /d' assignments/99-fake/grade.conf",
+     "grade.conf:1: [assignment]: missing key 'student'"},
 };
 #define N_CONF_FAULTS (int)(sizeof CONF_FAULTS / sizeof *CONF_FAULTS)
 
@@ -553,69 +610,6 @@ START_TEST(test_no_gpu_mode) {
   expect(j, "99-fake", "ptx", "pass", "1 matching PTX lines", "no GPU"); /* needs no GPU: still graded */
   expect(j, "99-fake", "banks", "ungraded", "ungraded: no GPU", "no GPU");
   ck_assert_double_eq(json_number_value(json_object_get(j, "score")), 10); /* the two ptx checks only */
-  json_decref(j);
-  remove_dir(root);
-  free(root);
-}
-END_TEST
-
-/* A build that refused the student's object reads as such without a GPU too:
- * every check of the assignment fails with the refusal's line, as its reason and
- * in its output, in results.json and report.md, whether it needs a GPU or not
- * (the refusal does not depend on the machine); the bystander is graded as in
- * no-GPU mode. */
-START_TEST(test_no_gpu_refused) {
-  static const char REFUSAL[] = "refused: scan.cu includes a course file (grader/lib/scan_cpu.c): your file may include "
-                                "only its assignment's headers and files of its own folder";
-  char *root = make_course(NULL, NULL, 2);
-  char path[600];
-  snprintf(path, sizeof path, "%s/build/starter/99-fake/runner", root);
-  ck_assert_int_eq(unlink(path), 0);
-  snprintf(path, sizeof path, "%s/build/starter/99-fake/refused", root);
-  char line[sizeof REFUSAL + 1];
-  snprintf(line, sizeof line, "%s\n", REFUSAL);
-  write_text(path, line, 0);
-  ck_assert_int_eq(grade(root, "export SCANLAB_NO_GPU=1;", NULL), 3);
-  json_t *j = latest(root);
-  for (int i = 0; i < N_CHECKS; i++) {
-    expect(j, "99-fake", CHECKS[i], "fail", REFUSAL, "refused, no GPU");
-    const char *out = json_string_value(json_object_get(find_test(j, "99-fake", CHECKS[i]), "output"));
-    ck_assert_msg(out && strstr(out, REFUSAL), "refused, no GPU: 99-fake/%s's output lacks the refusal:\n%s", CHECKS[i], out);
-  }
-  expect(j, "98-other", "correct", "ungraded", "ungraded: no GPU", "refused, no GPU");
-  expect(j, "98-other", "ptx", "pass", "1 matching PTX lines", "refused, no GPU");
-  json_decref(j);
-  /* report.md: the row of every check (its reason) and its output */
-  snprintf(path, sizeof path, "%s/grade-results/latest/report.md", root);
-  char *md = read_text(path);
-  ck_assert(md != NULL);
-  int n = 0;
-  for (const char *p = md; (p = strstr(p, REFUSAL)); p++) n++;
-  ck_assert_msg(n == 2 * N_CHECKS, "refused, no GPU: report.md says the refusal %d times, want %d (each check's row and output):\n%s", n,
-                2 * N_CHECKS, md);
-  free(md);
-  remove_dir(root);
-  free(root);
-}
-END_TEST
-
-/* Without a GPU, a check that needs one is ungraded, and its output says why the
- * student's file would not have run either (here: it does not compile). */
-START_TEST(test_no_gpu_does_not_compile) {
-  char *root = make_course(NULL, NULL, 2);
-  char cmd[1200];
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' && rm build/starter/99-fake/runner && "
-           "printf 'starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined\\n' > build/starter/99-fake/build.log",
-           root);
-  ck_assert_int_eq(run_shell(cmd), 0);
-  ck_assert_int_eq(grade(root, "export SCANLAB_NO_GPU=1;", NULL), 3);
-  json_t *j = latest(root);
-  expect(j, "99-fake", "correct", "ungraded", "ungraded: no GPU", "does not compile, no GPU");
-  const char *out = json_string_value(json_object_get(find_test(j, "99-fake", "correct"), "output"));
-  ck_assert_msg(out && strstr(out, "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined"),
-                "does not compile, no GPU: 99-fake/correct's output lacks the compiler's error:\n%s", out);
-  expect(j, "99-fake", "ptx", "fail", "does not compile: starter/99-fake/scan.cu(12)", "does not compile, no GPU");
   json_decref(j);
   remove_dir(root);
   free(root);
@@ -836,8 +830,6 @@ int main(void) {
   tcase_add_test(t, test_concurrent_runs);
   tcase_add_test(t, test_no_sanitizer);
   tcase_add_test(t, test_no_gpu_mode);
-  tcase_add_test(t, test_no_gpu_refused);
-  tcase_add_test(t, test_no_gpu_does_not_compile);
   tcase_add_test(t, test_saved_images);
   tcase_add_test(t, test_requires);
   tcase_add_test(t, test_schedule);
@@ -847,6 +839,7 @@ int main(void) {
   tcase_add_test(t, test_starter_max);
   tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);
+  suite_add_tcase(s, faults_build_tcase());
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);

@@ -140,7 +140,9 @@ for a in "${assignments[@]}"; do
   for src in solutions starter; do
     out=$TMP/$src-$a
     t0=$(date +%s.%N)
-    "$GRADE" --src "$src" --expect --cuda "$CUDA_HOME" --results "$out" "$a" > "$out.log" 2>&1
+    # --no-build: grade the build test-gpu-build made (carried here without objects), after
+    # checking it was made from the files of this checkout; nothing is compiled here.
+    "$GRADE" --no-build --src "$src" --expect --cuda "$CUDA_HOME" --results "$out" "$a" > "$out.log" 2>&1
     rc=$?
     t1=$(date +%s.%N)
     sed 's/^/    /' "$out.log"
@@ -232,14 +234,11 @@ for dir in grader/tests/gpu-faults/*/; do
     bin=build/gpu-faults/$fault/$a/runner
     [ -x "$bin" ] || { bad "gpu fault $fault: $bin missing (make test-gpu-build)"; continue; }
     root=$TMP/fault-$fault
-    mkdir -p "$root/build/starter/$a" "$root/build/tools" "$root/build/grader"
-    ln -s "$PWD/assignments" "$root/assignments"
-    cp build/grader/judge "$root/build/grader/judge"
-    cp "$bin" "$root/build/starter/$a/runner"
-    cp "build/solutions/$a/runner.ptx" "$root/build/starter/$a/runner.ptx"
-    cp build/tools/gpuinfo "$root/build/tools/gpuinfo"
+    mkdir -p "$root"
     t0=$(date +%s)
-    "$GRADE" --root "$root" --results "$root/results" --cuda "$CUDA_HOME" --timeout-scale 0.25 "$a" > "$root/log" 2>&1
+    # the fault's own build (make gpu-faults: the folder it assembles, built by grade --build-only --dir --out)
+    "$GRADE" --no-build --dir "build/gpu-faults/$fault/$a/src" --out "build/gpu-faults/$fault/$a" --results "$root/results" --cuda "$CUDA_HOME" \
+      --timeout-scale 0.25 "$a" > "$root/log" 2>&1
     rc=$?
     secs=$(( $(date +%s) - t0 ))
     sed 's/^/    /' "$root/log"

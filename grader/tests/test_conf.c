@@ -10,7 +10,7 @@
 #include "seed_env.h"
 #include "tests.h"
 
-#define HEAD "[assignment]\nname = 99-fake\ntitle = Fake\n"
+#define HEAD "[assignment]\nname = 99-fake\ntitle = Fake\nstudent = scan.cu\nlink = object\n"
 #define PTX_CHECK "[ptx-a]\nkind = ptx\nkernel = k\npattern = ld\\.shared\nmax = 3\npoints = 5\n"
 
 static char *dir;
@@ -36,11 +36,13 @@ START_TEST(test_conf_good) {
                 &a, err, path);
   ck_assert_msg(rc == 0, "good file rejected: %s", err);
   ck_assert_str_eq(a.name, "99-fake");
+  ck_assert_str_eq(a.student, "scan.cu");
+  ck_assert_int_eq(a.link, LINK_OBJECT);
   ck_assert_int_eq(a.n_checks, 4);
   ck_assert_int_eq(a.checks[0].n_cases, 3);
   ck_assert_str_eq(a.checks[0].cases[2], "n3");
   ck_assert_int_eq(a.checks[0].expect_starter, EXPECT_FAIL);
-  ck_assert_int_eq(a.checks[0].line, 7);
+  ck_assert_int_eq(a.checks[0].line, 9);
   ck_assert_double_eq(a.checks[0].timeout_s, 12);
   ck_assert_str_eq(a.checks[0].title, "correct-x"); /* the name when no title */
   ck_assert_int_eq(a.checks[1].min, -1);
@@ -60,44 +62,51 @@ static const struct {
 } BAD[] = {
     {"", 1, "no [assignment] section"},
     {"[assignment]\ntitle = x\n" PTX_CHECK, 1, "no name"},
-    {HEAD, 3, "no checks"},
-    {HEAD "this is not ini\n" PTX_CHECK, 4, "syntax error"},
-    {HEAD "[broken\n" PTX_CHECK, 4, "syntax error"},
-    {HEAD "colour = red\n" PTX_CHECK, 4, "unknown key 'colour' in [assignment]"},
-    {HEAD PTX_CHECK "colour = red\n", 10, "unknown key 'colour' in [ptx-a]"},
-    {HEAD PTX_CHECK PTX_CHECK, 10, "duplicate section [ptx-a] (first at line 4)"},
-    {HEAD "[assignment]\n" PTX_CHECK, 4, "duplicate section [assignment]"},
-    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\npoints = -5\n", 9, "points: -5 is negative"},
-    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\n", 4, "missing key 'points'"},
-    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\npoints = lots\n", 9, "not a number"},
-    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\npoints = 1\npoints = 2\n", 10, "given twice"},
-    {HEAD "[ptx-a]\nkind = magic\npoints = 1\n", 5, "kind: 'magic' is not one of"},
-    {HEAD "[ptx-a]\npoints = 1\n", 4, "missing key 'kind'"},
-    {HEAD "[c]\nkind = correct\nvariant = v\npoints = 1\n", 4, "kind correct needs key 'cases'"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nkernel = k\npoints = 1\n", 4, "key 'kernel' does not apply to kind correct"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a,b\npoints = 1\nfloor = 0.5\n", 4, "exactly one case"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nruns = 0\npoints = 1\nfloor = 0.5\n", 8, "runs: '0' is not an integer in [1, 50]"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nfull_ratio = 0\npoints = 1\nfloor = 0.5\n", 8, "full_ratio"},
+    {HEAD, 5, "no checks"},
+    {HEAD "this is not ini\n" PTX_CHECK, 6, "syntax error"},
+    {HEAD "[broken\n" PTX_CHECK, 6, "syntax error"},
+    {HEAD "colour = red\n" PTX_CHECK, 6, "unknown key 'colour' in [assignment]"},
+    {HEAD PTX_CHECK "colour = red\n", 12, "unknown key 'colour' in [ptx-a]"},
+    {HEAD PTX_CHECK PTX_CHECK, 12, "duplicate section [ptx-a] (first at line 6)"},
+    {HEAD "[assignment]\n" PTX_CHECK, 6, "duplicate section [assignment]"},
+    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\npoints = -5\n", 11, "points: -5 is negative"},
+    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\n", 6, "missing key 'points'"},
+    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\npoints = lots\n", 11, "not a number"},
+    {HEAD "[ptx-a]\nkind = ptx\nkernel = k\npattern = x\nmax = 1\npoints = 1\npoints = 2\n", 12, "given twice"},
+    {HEAD "[ptx-a]\nkind = magic\npoints = 1\n", 7, "kind: 'magic' is not one of"},
+    {HEAD "[ptx-a]\npoints = 1\n", 6, "missing key 'kind'"},
+    {HEAD "[c]\nkind = correct\nvariant = v\npoints = 1\n", 6, "kind correct needs key 'cases'"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nkernel = k\npoints = 1\n", 6, "key 'kernel' does not apply to kind correct"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a,b\npoints = 1\nfloor = 0.5\n", 6, "exactly one case"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nruns = 0\npoints = 1\nfloor = 0.5\n", 10, "runs: '0' is not an integer in [1, 50]"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nfull_ratio = 0\npoints = 1\nfloor = 0.5\n", 10, "full_ratio"},
     /* the floor: required, a fraction of a copy's time, and a perf key only */
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\n", 4, "[p]: kind perf needs key 'floor'"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 0\n", 9, "floor: '0' is not a fraction in [0.01, 1]"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 1.5\n", 9, "floor: '1.5' is not a fraction"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nfloor = 0.5\n", 4, "key 'floor' does not apply to kind correct"},
-    {HEAD "[x]\nkind = ptx\nkernel = k\npattern = (unclosed\nmax = 1\npoints = 1\n", 7, "not a POSIX extended regular expression"},
-    {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\npoints = 1\n", 4, "needs min, max or both"},
-    {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\nmin = 5\nmax = 2\npoints = 1\n", 4, "min 5 is above max 2"},
-    {HEAD "[s]\nkind = sanitizer\ntool = valgrind\nvariant = v\ncases = a\npoints = 1\n", 6, "tool: 'valgrind'"},
-    {HEAD "[c]\nkind = correct\nvariant = bad name\ncases = a\npoints = 1\n", 6, "variant: 'bad name' is not a name"},
-    {HEAD "[c d]\nkind = ptx\n", 4, "check name 'c d'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\n", 6, "[p]: kind perf needs key 'floor'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 0\n", 11, "floor: '0' is not a fraction in [0.01, 1]"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\npoints = 1\nfloor = 1.5\n", 11, "floor: '1.5' is not a fraction"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nfloor = 0.5\n", 6, "key 'floor' does not apply to kind correct"},
+    {HEAD "[x]\nkind = ptx\nkernel = k\npattern = (unclosed\nmax = 1\npoints = 1\n", 9, "not a POSIX extended regular expression"},
+    {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\npoints = 1\n", 6, "needs min, max or both"},
+    {HEAD "[x]\nkind = ptx\nkernel = k\npattern = ld\nmin = 5\nmax = 2\npoints = 1\n", 6, "min 5 is above max 2"},
+    {HEAD "[s]\nkind = sanitizer\ntool = valgrind\nvariant = v\ncases = a\npoints = 1\n", 8, "tool: 'valgrind'"},
+    {HEAD "[c]\nkind = correct\nvariant = bad name\ncases = a\npoints = 1\n", 8, "variant: 'bad name' is not a name"},
+    {HEAD "[c d]\nkind = ptx\n", 6, "check name 'c d'"},
+    /* the student's build ([assignment] student and link, build.h) */
+    {"[assignment]\nname = 99-fake\nlink = object\n" PTX_CHECK, 1, "missing key 'student'"},
+    {"[assignment]\nname = 99-fake\nstudent = scan.cu\n" PTX_CHECK, 1, "missing key 'link' (inline or object)"},
+    {"[assignment]\nname = 99-fake\nstudent = ../scan.cu\nlink = object\n" PTX_CHECK, 3, "student: '../scan.cu' is not a file name"},
+    {"[assignment]\nname = 99-fake\nstudent = my scan.cu\nlink = object\n" PTX_CHECK, 3, "is not a file name"},
+    {"[assignment]\nname = 99-fake\nstudent = scan.cuh\nlink = object\n" PTX_CHECK, 3, "student: 'scan.cuh' is not a .cu file"},
+    {"[assignment]\nname = 99-fake\nstudent = scan.cu\nlink = static\n" PTX_CHECK, 4, "link: 'static' is not one of inline, object"},
     /* one spelling per key: another is refused, naming the right one */
-    {HEAD "[c]\nkind = correct\nvariant = v\ncase = a\npoints = 1\n", 7, "'case' is not a key; write 'cases'"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncase = a\npoints = 1\nfloor = 0.5\n", 8, "'case' is not a key; write 'cases'"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nvisibility = secret\n", 9, "visibility"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nexpect_starter = maybe\n", 9, "expect_starter"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\ntimeout = 0\n", 9, "timeout"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncase = a\npoints = 1\n", 9, "'case' is not a key; write 'cases'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncase = a\npoints = 1\nfloor = 0.5\n", 10, "'case' is not a key; write 'cases'"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nvisibility = secret\n", 11, "visibility"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\nexpect_starter = maybe\n", 11, "expect_starter"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\ntimeout = 0\n", 11, "timeout"},
     {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\npoints = 1\ntitle = "
           "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 9, "line longer than"},
+          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 11, "line longer than"},
 };
 
 START_TEST(test_conf_bad) {
@@ -116,7 +125,7 @@ START_TEST(test_conf_refused_spelling) {
   static assignment_conf a;
   char err[512] = "", path[512], want[700];
   ck_assert_int_eq(load(HEAD PTX_CHECK "[c]\nkind = correct\nvariant = v\ncase = n3\npoints = 1\n", &a, err, path), -1);
-  snprintf(want, sizeof want, "%s:13: 'case' is not a key; write 'cases'", path);
+  snprintf(want, sizeof want, "%s:15: 'case' is not a key; write 'cases'", path);
   ck_assert_str_eq(err, want);
   ck_assert_int_eq(load(HEAD PTX_CHECK "[c]\nkind = correct\nvariant = v\ncases = n3\npoints = 1\n", &a, err, path), 0);
   ck_assert_int_eq(a.checks[1].n_cases, 1);
@@ -179,12 +188,12 @@ static const struct {
   int line;
   const char *why;
 } BAD_NEW[] = {
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 21\npoints = 1\n", 8, "repeat: '21' is not an integer in [1, 20]"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 0\npoints = 1\n", 8, "repeat: '0'"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nrepeat = 2\npoints = 1\nfloor = 0.5\n", 4, "key 'repeat' does not apply to kind perf"},
-    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nbaseline = copy_d2d\npoints = 1\n", 4, "key 'baseline' does not apply to kind correct"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nbaseline = not a slug\npoints = 1\nfloor = 0.5\n", 8, "baseline: 'not a slug' is not a name"},
-    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncases = b\npoints = 1\nfloor = 0.5\n", 8, "key 'cases' given twice"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 21\npoints = 1\n", 10, "repeat: '21' is not an integer in [1, 20]"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nrepeat = 0\npoints = 1\n", 10, "repeat: '0'"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nrepeat = 2\npoints = 1\nfloor = 0.5\n", 6, "key 'repeat' does not apply to kind perf"},
+    {HEAD "[c]\nkind = correct\nvariant = v\ncases = a\nbaseline = copy_d2d\npoints = 1\n", 6, "key 'baseline' does not apply to kind correct"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\nbaseline = not a slug\npoints = 1\nfloor = 0.5\n", 10, "baseline: 'not a slug' is not a name"},
+    {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncases = b\npoints = 1\nfloor = 0.5\n", 10, "key 'cases' given twice"},
 };
 
 START_TEST(test_conf_bad_new_keys) {

@@ -495,14 +495,15 @@ END_TEST
 
 /* ---------------------------------------------------------------- include paths */
 
-/* The build's trust boundary is its include paths and libraries (Makefile,
- * "Include paths are the build's trust boundary"): a student's file sees only
- * assignments/NN and its own folder; the runner (grader/runner, runner.cu,
+/* The build's trust boundary is its include paths and libraries (docs/architecture.md,
+ * "The student's object is compiled alone"): a student's file sees only
+ * assignments/NN and its staged folder; the runner (grader/runner, runner.cu,
  * model_tables.cu) sees the contracts (grader/protocol), its own folder and
- * assignments/NN (and, for 01-03, which include the student's file, that
+ * assignments/NN (and, for 01-03, which include the student's file, the staged
  * folder); librunner.a holds only grader/runner's and grader/protocol's
  * objects, and no runner links the course library or the grader's. Read from
- * the commands `make -n -B` would run for every runner build of solutions/. */
+ * the nvcc commands of the grader's build of every solution (grade --build-only
+ * with an nvcc that records its arguments), and from `make -n -B` of librunner.a. */
 
 /* Whether folder is one of the space-separated allowed ones. */
 static int include_allowed(const char *folder, const char *allowed) {
@@ -521,7 +522,7 @@ static int check_build_command(char *cmd, const char *nn, char *why, size_t cap)
   const char *prog = strrchr(words[0], '/') ? strrchr(words[0], '/') + 1 : words[0];
   int compiler = !strcmp(prog, "nvcc") || !strcmp(prog, "cc"), archive = !strcmp(prog, "ar");
   if (!compiler && !archive) return 0;
-  snprintf(student_src, sizeof student_src, "solutions/%s/", nn);
+  snprintf(student_src, sizeof student_src, "build/solutions/%s/stage/", nn);
   const char *what = NULL;
   for (int i = 1; i < n && compiler; i++) {
     const char *w = words[i];
@@ -530,10 +531,10 @@ static int check_build_command(char *cmd, const char *nn, char *why, size_t cap)
       snprintf(allowed, sizeof allowed, "grader/protocol");
     } else if (!strncmp(w, "grader/runner/", 14) || strstr(w, "/runner.cu") || strstr(w, "/model_tables.cu")) {
       what = "the runner";
-      snprintf(allowed, sizeof allowed, "grader/protocol grader/runner assignments/%s solutions/%s", nn, nn);
+      snprintf(allowed, sizeof allowed, "grader/protocol grader/runner assignments/%s build/solutions/%s/stage", nn, nn);
     } else if (i > 1 && !strcmp(words[i - 1], "-c") && !strncmp(w, student_src, strlen(student_src))) {
       what = "the student's file";
-      snprintf(allowed, sizeof allowed, "assignments/%s solutions/%s", nn, nn);
+      snprintf(allowed, sizeof allowed, "assignments/%s build/solutions/%s/stage", nn, nn);
     }
     if (what) break;
   }
@@ -561,43 +562,77 @@ static int check_build_command(char *cmd, const char *nn, char *why, size_t cap)
   return bad;
 }
 
-/* Every command of one dry run (make -n -B TARGETS), split at ; && || and newlines. */
-static int check_build_commands(const char *nn, const char *targets, char *why, size_t cap) {
-  char cmd[2048], path[256];
-  char *dir = make_temp_dir("include-paths");
-  snprintf(path, sizeof path, "%s/dry", dir);
-  snprintf(cmd, sizeof cmd, "make -n -B ARCH=sm_90 %s > '%s' 2>&1", targets, path);
-  ck_assert_msg(run_shell(cmd) == 0, "make -n -B %s failed (see %s)", targets, path);
-  char *text = read_text(path);
-  ck_assert(text != NULL);
-  int bad = 0, commands = 0;
+/* Checks every command of text (split at ; && || and newlines) as one of nn's build; returns the problems. */
+static int check_commands_text(char *text, const char *nn, int *commands, char *why, size_t cap) {
+  int bad = 0;
   for (char *p = text; *p;) {
     size_t len = strcspn(p, ";\n&|");
     char sep = p[len];
     p[len] = 0;
-    commands++;
-    bad += check_build_command(p, nn, why, cap);
+    if (len) ++*commands, bad += check_build_command(p, nn, why, cap);
     p += len + (sep != 0);
   }
-  ck_assert_msg(commands > 5, "%s: make -n printed only %d commands", nn, commands);
-  free(text);
-  remove_dir(dir);
-  free(dir);
   return bad;
 }
 
+/* A stand-in for nvcc: records each call's arguments (one line) in NVCC_ARGS_LOG
+ * and writes what was asked for (-o), with a dependency file (-MF) naming the
+ * .cu inputs and the staged folder's files, as the grader's build checks them. */
+static const char RECORDING_NVCC[] =
+    "#!/bin/sh\n"
+    "[ \"$1\" = --version ] && { echo 'recording nvcc'; exit 0; }\n"
+    "printf 'nvcc %s\\n' \"$*\" >> \"$NVCC_ARGS_LOG\"\n"
+    "out=; dep=; prev=; deps=\n"
+    "for a in \"$@\"; do\n"
+    "  case $prev in -o) out=$a ;; -MF) dep=$a ;; esac\n"
+    "  case $a in *.cu) deps=\"$deps $a\" ;; -I*/stage) deps=\"$deps $(ls -d \"${a#-I}\"/* | tr '\\n' ' ')\" ;; esac\n"
+    "  prev=$a\n"
+    "done\n"
+    "[ -n \"$dep\" ] && echo \"$out: $deps\" > \"$dep\"\n"
+    "echo built > \"$out\"\n";
+
 START_TEST(test_inspect_include_paths) {
   static const char *const NN[] = {"01-warp-scan", "02-hillis-steele", "03-blelloch", "04-large-scan", "05-renderer"};
+  /* a copy of what the build reads, with an inspection that accepts everything (its checks are tested above) */
+  char *root = make_temp_dir("include-paths"), cmd[4096], path[1024], grade[1024];
+  ck_assert(realpath("build/grader/grade", grade) != NULL);
+  snprintf(cmd, sizeof cmd,
+           "cp -r assignments solutions '%s'/ && mkdir -p '%s'/grader '%s'/mk '%s'/build/runner '%s'/build/lib && "
+           "cp -r grader/runner grader/protocol '%s'/grader/ && cp mk/course-prefixes.txt '%s'/mk/ && "
+           "echo 'exit 0' > '%s'/mk/inspect-student.sh && touch '%s'/build/runner/librunner.a '%s'/build/runner/sandbox.o '%s'/build/lib/libcourse.a",
+           root, root, root, root, root, root, root, root, root, root, root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/nvcc", root);
+  write_text(path, RECORDING_NVCC, 1);
+  snprintf(cmd, sizeof cmd,
+           "NVCC_ARGS_LOG='%s/args' '%s' --root '%s' --build-only --bench --src solutions --nvcc '%s/nvcc' --gencode -arch=sm_90 > '%s/log' 2>&1",
+           root, grade, root, root, root);
+  ck_assert_msg(run_shell(cmd) == 0, "grade --build-only with the recording nvcc failed (see %s/log)", root);
   for (size_t i = 0; i < sizeof NN / sizeof *NN; i++) {
-    char targets[1024], why[4096] = "";
-    int k = snprintf(targets, sizeof targets, "build/solutions/%s/runner build/solutions/%s/runner.ptx", NN[i], NN[i]);
-    char probe[256];
-    snprintf(probe, sizeof probe, "assignments/%s/baselines.cu", NN[i]);
-    if (access(probe, F_OK) == 0) k += snprintf(targets + k, sizeof targets - k, " build/solutions/%s/bench", NN[i]);
-    snprintf(probe, sizeof probe, "assignments/%s/model_tables.cu", NN[i]);
-    if (access(probe, F_OK) == 0) snprintf(targets + k, sizeof targets - k, " build/solutions/%s/model-tables", NN[i]);
-    ck_assert_msg(check_build_commands(NN[i], targets, why, sizeof why) == 0, "%s", why);
+    char why[4096] = "";
+    int commands = 0;
+    snprintf(cmd, sizeof cmd, "grep -e 'assignments/%s' '%s/args' > '%s/one'", NN[i], root, root);
+    ck_assert_int_eq(run_shell(cmd), 0);
+    snprintf(path, sizeof path, "%s/one", root);
+    char *text = read_text(path);
+    ck_assert(text != NULL);
+    int bad = check_commands_text(text, NN[i], &commands, why, sizeof why);
+    free(text);
+    ck_assert_msg(commands >= 3, "%s: the build ran only %d nvcc commands", NN[i], commands);
+    ck_assert_msg(bad == 0, "%s", why);
   }
+  /* librunner.a: the archive command make would run */
+  char why[2048] = "";
+  int commands = 0;
+  snprintf(cmd, sizeof cmd, "make -n -B ARCH=sm_90 build/runner/librunner.a > '%s/dry' 2>&1", root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/dry", root);
+  char *dry = read_text(path);
+  ck_assert(dry != NULL);
+  ck_assert_msg(check_commands_text(dry, "04-large-scan", &commands, why, sizeof why) == 0, "%s", why);
+  free(dry);
+  remove_dir(root);
+  free(root);
 }
 END_TEST
 
@@ -608,7 +643,8 @@ START_TEST(test_inspect_include_paths_refuse) {
   char why[1024] = "";
   ck_assert_int_eq(check_build_command(cmd, "04-large-scan", why, sizeof why), 2);
   ck_assert_msg(strstr(why, "-Igrader/lib") && strstr(why, "libcourse.a"), "%s", why);
-  char student[] = "nvcc -O3 -Iassignments/04-large-scan -Isolutions/04-large-scan -Igrader/runner -c solutions/04-large-scan/large_scan.cu -o s.o";
+  char student[] = "nvcc -O3 -Iassignments/04-large-scan -Ibuild/solutions/04-large-scan/stage -Igrader/runner -c "
+                   "build/solutions/04-large-scan/stage/large_scan.cu -o s.o";
   why[0] = 0;
   ck_assert_int_eq(check_build_command(student, "04-large-scan", why, sizeof why), 1);
   ck_assert_msg(strstr(why, "the student's file is compiled with -Igrader/runner"), "%s", why);

@@ -21,6 +21,7 @@ Suite *r05_suite(void);
 Suite *inspect_suite(void);
 Suite *sandbox_suite(void);
 Suite *model03_suite(void);
+Suite *build_suite(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
 void write_text(const char *path, const char *text, int exec);

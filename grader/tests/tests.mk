@@ -16,10 +16,9 @@ UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/tes
 # whose "student" defines `syscall` and `prctl` (ahead of libc).
 FAKE_RUNNER := $(B)/tests/fake-runner
 FAKE_RUNNERS := $(FAKE_RUNNER) $(B)/tests/fake-runner-unfiltered $(B)/tests/fake-runner-syscall
-FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/support.o
+FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/faults_build.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
-ALL_BUILDS := $(foreach a,$(ASSIGNMENTS),$(call built_from,starter,$(a)) $(call built_from,solutions,$(a)))
 
 $(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
@@ -75,15 +74,19 @@ $(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/
 	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
 
 .PHONY: test-builds test-run
-# Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken).
-test-builds: tools
-	@$(MAKE) $(ALL_BUILDS) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(GPU_FAULT_BINS) $(GPU_FAULT_PTX) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
+# Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken):
+# the grader's build of each (grade --build-only exits 1 when one does not build).
+test-builds: tools $(BUILD_TOOLS)
+	@$(call grade_build,starter) $(if $(HAVE_SOLUTIONS),&& $(call grade_build,solutions))
+	@$(MAKE) gpu-faults $(GPU_FAULT_PTX) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
 
 test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
 	@echo "== unit tests (Check)"
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
+	@echo "== the student's build against hostile folders, real nvcc (grader/tests/build-hostile.sh)"
+	@ARCH=$(or $(ARCH),sm_90) bash grader/tests/build-hostile.sh
 	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
 	@bash grader/tests/adversarial.sh
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"
@@ -92,28 +95,25 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
 
 # The PTX of the 04 GPU fault whose bug is in a function the reference itself
 # no longer calls, for the check that the fault's kernels call it (test_repo.c),
-# and of the deadlock fault, whose registers answers 04 quotes (test_counts.c).
+# and of the deadlock fault, whose registers answers 04 quotes (test_counts.c):
+# the runner.ptx of its build (the fault's file alone, as a student's).
 GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx $(B)/gpu-faults/lookback-deadlock/04-large-scan/student.ptx
-$(GPU_FAULT_PTX): $(B)/gpu-faults/%/04-large-scan/student.ptx: grader/tests/gpu-faults/%/04-large-scan/large_scan.cu \
-                  $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
-	@mkdir -p $(@D)
-	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 -Iassignments/04-large-scan $< -o $@
+$(GPU_FAULT_PTX): gpu-faults
+	cp $(@D)/runner.ptx $@
 
-# GPU-tier faults: the 01 solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/), built here, run by gpu-tier.sh. The
-# fault's file is compiled as the build compiles a student's (STUDENT_NVCCFLAGS,
-# its assignment's folder and its own), or included by runner.cu (01-03).
-GPU_FAULT_DIRS := $(patsubst %/,%,$(dir $(wildcard grader/tests/gpu-faults/*/*/*.cu)))
-GPU_FAULT_BINS := $(patsubst grader/tests/gpu-faults/%,$(B)/gpu-faults/%/runner,$(GPU_FAULT_DIRS))
-.SECONDEXPANSION:
-$(B)/gpu-faults/%/runner: $$(wildcard grader/tests/gpu-faults/%/*.cu) $(LIBRUNNER) $(B)/.gencode
-	@mkdir -p $(@D)
-	@a=$(notdir $*); src=grader/tests/gpu-faults/$*; f=$$(ls $$src/*.cu | head -1); \
-	case " $(INLINE_ASSIGNMENTS) " in \
-	  *" $$a "*) $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a -I$$src assignments/$$a/runner.cu $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
-	  *) $(NVCC) $(STUDENT_NVCCFLAGS) -Iassignments/$$a -I$$src -c $$f -o $(@D)/student.o && \
-	     $(NVCC) $(RUNNER_NVCCFLAGS) -Iassignments/$$a assignments/$$a/runner.cu $(@D)/student.o $(LIBRUNNER) $(RUNNER_LIBS) -o $@ ;; \
-	esac
+# GPU-tier faults: a solution with one fault injected each
+# (grader/tests/gpu-faults/<fault>/<NN>/FILE, which #includes "solution.cu"). make
+# assembles each into build/gpu-faults/<fault>/<NN>/src/: the solution's files, its
+# student file renamed solution.cu, and the fault's file under the student file's name;
+# the grader builds that folder as a student's (grade --build-only --dir ... --out
+# build/gpu-faults/<fault>/<NN>), and gpu-tier.sh grades that build (--no-build).
+.PHONY: gpu-faults
+gpu-faults: $(BUILD_TOOLS)
+	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; out=$(B)/$${d#grader/tests/}; \
+	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
+	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
+	  mv "$$out/src/$$student" "$$out/src/solution.cu" && cp -p "$$d/$$student" "$$out/src/" && \
+	  $(GRADE) --build-only --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
 
 # The variants of a starter or solution that the texts discuss ("drop the last
 # store", "a one-word change"), for the count tags of tests/test_counts.c:
@@ -126,7 +126,7 @@ $(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solu
 	@src=$$(sed -n 's/^--- \([^[:space:]]*\).*/\1/p' $< | head -1); a=$$(echo "$$src" | cut -d/ -f2); d=$(B)/variants/$*; \
 	  test -f "$$src" || { echo "$<: --- names $$src, not a file" >&2; exit 1; }; \
 	  patch -s -F0 -o $$d/$$(basename $$src) $$src $< || { echo "$<: does not apply to $$src" >&2; exit 1; }; \
-	  case " $(INLINE_ASSIGNMENTS) " in \
-	    *" $$a "*) in=assignments/$$a/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
+	  case "$$(sed -n 's/^link *= *//p' assignments/$$a/grade.conf)" in \
+	    inline) in=assignments/$$a/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
 	    *) in=$$d/$$(basename $$src); inc=-I$$(dirname $$src) ;; esac; \
 	  $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $$inc -Iassignments/$$a -I$$d $$in -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@

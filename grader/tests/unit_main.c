@@ -34,6 +34,7 @@ int main(void) {
   srunner_add_suite(sr, handout_suite());
   srunner_add_suite(sr, r05_suite());
   srunner_add_suite(sr, inspect_suite());
+  srunner_add_suite(sr, build_suite());
   srunner_add_suite(sr, sandbox_suite());
   srunner_add_suite(sr, model03_suite());
   srunner_add_suite(sr, figures_suite());

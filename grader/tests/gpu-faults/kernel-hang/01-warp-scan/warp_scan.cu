@@ -1,7 +1,7 @@
 // warp_scan.cu: GPU-tier fault "kernel-hang" (grader/tests/gpu-tier.sh): the
 // 01 solution, with warp_scan_shfl replaced by a version that never ends.
 #define warp_scan_shfl warp_scan_shfl_solution
-#include "../../../../../solutions/01-warp-scan/warp_scan.cu"
+#include "solution.cu" // the solution's file, beside this one in the folder make gpu-faults assembles
 #undef warp_scan_shfl
 
 // Waits for a flag that no thread ever sets, so the kernel never ends; the

@@ -9,7 +9,7 @@
 // predecessors, so only the stress case (a hog kernel beside the scan) and
 // the large cases show it.
 #define exclusive_scan exclusive_scan_solution
-#include "../../../../../solutions/04-large-scan/large_scan.cu"
+#include "solution.cu" // the solution's file, beside this one in the folder make gpu-faults assembles
 #undef exclusive_scan
 
 // Called by warp 0 of the block that owns `tile`, after ls_publish_aggregate.

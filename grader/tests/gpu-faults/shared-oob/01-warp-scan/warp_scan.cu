@@ -2,7 +2,7 @@
 // 01 solution, with warp_scan_shfl replaced by a version that writes past the
 // end of its block's shared array.
 #define warp_scan_shfl warp_scan_shfl_solution
-#include "../../../../../solutions/01-warp-scan/warp_scan.cu"
+#include "solution.cu" // the solution's file, beside this one in the folder make gpu-faults assembles
 #undef warp_scan_shfl
 
 // The last warp of each block writes 32 ints beyond the block's scratch. The
