@@ -408,7 +408,8 @@ static void report_side(const char *who, const char *case_name, const phase_log 
   double lo, hi, *w = xmalloc((size_t)reps * sizeof *w);
   for (int k = 0; k < reps; k++) w[k] = ms[k] * batch;
   phase_range(w, reps, &lo, &hi);
-  fprintf(stderr, " window=%.6f[%.6f..%.6f] solo=%.6f ms a batch of %d\n", phase_median(w, reps), lo, hi, solo_ms * batch, batch);
+  fprintf(stderr, " steps=%.6f window=%.6f[%.6f..%.6f] solo=%.6f ms a batch of %d\n", phase_log_total_median(l),
+          phase_median(w, reps), lo, hi, solo_ms * batch, batch);
   free(w);
 }
 

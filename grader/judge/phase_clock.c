@@ -52,8 +52,8 @@ void phase_range(const double *v, int n, double *lo, double *hi) {
   }
 }
 
-/* The median of the sums of the steps of each sample of l. */
-static double total_median(const phase_log *l) {
+double phase_log_total_median(const phase_log *l) {
+  if (l->n <= 0 || !l->ms[0]) return NAN;
   double *sum = malloc((size_t)l->n * sizeof *sum);
   if (!sum) return NAN;
   for (int k = 0; k < l->n; k++) {
@@ -72,7 +72,7 @@ void phase_charge_compute(const phase_log *student, const phase_log *reference, 
     c->student_ms[p] = phase_median(student->ms[p], student->n);
     c->reference_ms[p] = phase_median(reference->ms[p], reference->n);
   }
-  double s = total_median(student), r = total_median(reference);
+  double s = phase_log_total_median(student), r = phase_log_total_median(reference);
   if (!isfinite(s) || !isfinite(r)) return;
   c->student_total_ms = s;
   c->reference_total_ms = r;

@@ -62,6 +62,8 @@ void phase_log_sample(phase_log *l, double prep_ms, double fetch_ms);
 /* A probe of this side: added to its latest sample (none yet: not counted). */
 void phase_log_drain(phase_log *l, double ms);
 void phase_log_free(phase_log *l);
+/* The median over l's samples of the sum of their steps (NaN without samples). */
+double phase_log_total_median(const phase_log *l);
 
 /* What the student's steps took beyond the reference's (per batch). */
 typedef struct phase_charge {
