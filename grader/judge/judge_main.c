@@ -402,14 +402,14 @@ static void report_side(const char *who, const char *case_name, const phase_log 
   fprintf(stderr, "%s judge: phases case=%s side=%s", spec->name, case_name, who);
   for (int p = 0; p < PHASE_COUNT; p++) {
     double lo, hi;
-    phase_range(l->ms[p], l->n, &lo, &hi);
-    fprintf(stderr, " %s=%.6f[%.6f..%.6f]", PHASE_STEPS[p], phase_median(l->ms[p], l->n), lo, hi);
+    judge_phase_range(l->ms[p], l->n, &lo, &hi);
+    fprintf(stderr, " %s=%.6f[%.6f..%.6f]", judge_phase_steps[p], judge_phase_median(l->ms[p], l->n), lo, hi);
   }
   double lo, hi, *w = xmalloc((size_t)reps * sizeof *w);
   for (int k = 0; k < reps; k++) w[k] = ms[k] * batch;
-  phase_range(w, reps, &lo, &hi);
-  fprintf(stderr, " steps=%.6f window=%.6f[%.6f..%.6f] solo=%.6f ms a batch of %d\n", phase_log_total_median(l),
-          phase_median(w, reps), lo, hi, solo_ms * batch, batch);
+  judge_phase_range(w, reps, &lo, &hi);
+  fprintf(stderr, " steps=%.6f window=%.6f[%.6f..%.6f] solo=%.6f ms a batch of %d\n", judge_phase_log_total_median(l),
+          judge_phase_median(w, reps), lo, hi, solo_ms * batch, batch);
   free(w);
 }
 
@@ -422,13 +422,13 @@ static void charge_student(side *d, int reps, int batch) {
     return;
   }
   phase_charge c;
-  phase_charge_compute(&d[0].ph, &d[1].ph, phase_rel, phase_abs_ms, &c);
+  judge_phase_charge_compute(&d[0].ph, &d[1].ph, phase_rel, phase_abs_ms, &c);
   if (c.total_ms > 0) {
     fprintf(stderr, "%s judge: case %s: the student's steps around the window took %.4f ms a batch, the reference's %.4f ms "
             "(noise allowed %.4f ms): %.4f ms a batch is charged to its samples, work outside the timed window (medians:",
             spec->name, d[0].p->name, c.student_total_ms, c.reference_total_ms, c.allowance_ms, c.total_ms);
     for (int p = 0; p < PHASE_COUNT; p++)
-      fprintf(stderr, "%s %s %.4f vs %.4f", p ? "," : "", PHASE_STEPS[p], c.student_ms[p], c.reference_ms[p]);
+      fprintf(stderr, "%s %s %.4f vs %.4f", p ? "," : "", judge_phase_steps[p], c.student_ms[p], c.reference_ms[p]);
     fputs(")\n", stderr);
   }
   double per_call = c.total_ms / batch;
@@ -460,7 +460,7 @@ static int run_case(const case_plan *plans, session *const sessions[], int n_sid
   for (int k = 0; k < n_sides; k++) {
     int i = n_sides - 1 - k;
     side_open(&d[i], sessions[i], &plans[i], k ? &d[n_sides - 1] : NULL, &res[i]);
-    if (phase_log_init(&d[i].ph, reps)) die(3, "out of host memory");
+    if (judge_phase_log_init(&d[i].ph, reps)) die(3, "out of host memory");
     if (n_sides == 2 && i == 1) {
       double alone = reference_alone(&d[1], sessions[0], &call);
       if (!(*solo_ms > 0)) *solo_ms = alone;
@@ -476,10 +476,10 @@ static int run_case(const case_plan *plans, session *const sessions[], int n_sid
       double drain = 0;
       session_time st = side_batch(d, i, n_sides, (uint32_t)batch, &drain);
       lap(PH_RUN);
-      if (n_sides == 2) phase_log_drain(&d[1 - i].ph, drain); /* the other side's latest sample's */
+      if (n_sides == 2) judge_phase_log_drain(&d[1 - i].ph, drain); /* the other side's latest sample's */
       if (sample >= warmup) {
         d[i].ms[sample - warmup] = st.ms / batch;
-        phase_log_sample(&d[i].ph, st.prep_ms, st.fetch_ms);
+        judge_phase_log_sample(&d[i].ph, st.prep_ms, st.fetch_ms);
       }
       if (n_sides == 2 && i == 1 && sample == 0) { /* the student's limit in this case, from the reference's batch */
         int derived = (int)(1000 * call_limit_s(st.ms));
@@ -500,7 +500,7 @@ static int run_case(const case_plan *plans, session *const sessions[], int n_sid
     for (int i = 0; i < 2; i++) { /* what each side's last sample left queued */
       double drain = 0;
       if (session_idle(d[i].s, &drain)) runner_failed(d[i].s, d[i].p->name);
-      phase_log_drain(&d[i].ph, drain);
+      judge_phase_log_drain(&d[i].ph, drain);
     }
     if (phase_report) {
       report_side("reference", plans[1].name, &d[1].ph, d[1].ms, reps, batch, *solo_ms);
@@ -508,12 +508,12 @@ static int run_case(const case_plan *plans, session *const sessions[], int n_sid
     }
     charge_student(d, reps, batch);
     res[1].solo_ms = *solo_ms;
-    disturbed = phase_ceiling_disturbed(phase_median(d[1].ms, reps), *solo_ms, ceiling_rel, ceiling_abs_ms);
+    disturbed = judge_phase_ceiling_disturbed(judge_phase_median(d[1].ms, reps), *solo_ms, ceiling_rel, ceiling_abs_ms);
   }
   for (int i = 0; i < n_sides; i++) {
     res[i].floor_ms = floor_ms;
     for (int k = 0; k < reps; k++) res[i].too_fast += floor_ms > 0 && d[i].ms[k] < floor_ms;
-    phase_log_free(&d[i].ph);
+    judge_phase_log_free(&d[i].ph);
   }
   for (int i = 0; i < n_sides; i++) side_close(&d[i]); /* the sharing side (the student's) first: the owner frees the case */
   lap(PH_CLOSE);

@@ -7,17 +7,17 @@
 
 #include "stats.h"
 
-const char *const PHASE_STEPS[PHASE_COUNT] = {"RUN->SET", "DONE->OUT", "IDLE->QUIET"};
+const char *const judge_phase_steps[PHASE_COUNT] = {"RUN->SET", "DONE->OUT", "IDLE->QUIET"};
 
-int phase_log_init(phase_log *l, int cap) {
+int judge_phase_log_init(phase_log *l, int cap) {
   memset(l, 0, sizeof *l);
   l->cap = cap > 0 ? cap : 1;
   for (int p = 0; p < PHASE_COUNT; p++)
-    if (!(l->ms[p] = calloc((size_t)l->cap, sizeof *l->ms[p]))) return phase_log_free(l), -1;
+    if (!(l->ms[p] = calloc((size_t)l->cap, sizeof *l->ms[p]))) return judge_phase_log_free(l), -1;
   return 0;
 }
 
-void phase_log_sample(phase_log *l, double prep_ms, double fetch_ms) {
+void judge_phase_log_sample(phase_log *l, double prep_ms, double fetch_ms) {
   if (!l->ms[0] || l->n >= l->cap) return;
   l->ms[PHASE_PREP][l->n] = prep_ms;
   l->ms[PHASE_FETCH][l->n] = fetch_ms;
@@ -25,16 +25,16 @@ void phase_log_sample(phase_log *l, double prep_ms, double fetch_ms) {
   l->n++;
 }
 
-void phase_log_drain(phase_log *l, double ms) {
+void judge_phase_log_drain(phase_log *l, double ms) {
   if (l->ms[0] && l->n > 0) l->ms[PHASE_DRAIN][l->n - 1] += ms;
 }
 
-void phase_log_free(phase_log *l) {
+void judge_phase_log_free(phase_log *l) {
   for (int p = 0; p < PHASE_COUNT; p++) free(l->ms[p]), l->ms[p] = NULL;
   l->n = 0;
 }
 
-double phase_median(const double *v, int n) {
+double judge_phase_median(const double *v, int n) {
   if (n <= 0) return NAN;
   double *copy = malloc((size_t)n * sizeof *copy);
   if (!copy) return NAN;
@@ -44,7 +44,7 @@ double phase_median(const double *v, int n) {
   return m;
 }
 
-void phase_range(const double *v, int n, double *lo, double *hi) {
+void judge_phase_range(const double *v, int n, double *lo, double *hi) {
   *lo = *hi = n > 0 ? v[0] : NAN;
   for (int i = 1; i < n; i++) {
     if (v[i] < *lo) *lo = v[i];
@@ -52,7 +52,7 @@ void phase_range(const double *v, int n, double *lo, double *hi) {
   }
 }
 
-double phase_log_total_median(const phase_log *l) {
+double judge_phase_log_total_median(const phase_log *l) {
   if (l->n <= 0 || !l->ms[0]) return NAN;
   double *sum = malloc((size_t)l->n * sizeof *sum);
   if (!sum) return NAN;
@@ -60,19 +60,19 @@ double phase_log_total_median(const phase_log *l) {
     sum[k] = 0;
     for (int p = 0; p < PHASE_COUNT; p++) sum[k] += l->ms[p][k];
   }
-  double m = phase_median(sum, l->n);
+  double m = judge_phase_median(sum, l->n);
   free(sum);
   return m;
 }
 
-void phase_charge_compute(const phase_log *student, const phase_log *reference, double rel, double abs_ms, phase_charge *c) {
+void judge_phase_charge_compute(const phase_log *student, const phase_log *reference, double rel, double abs_ms, phase_charge *c) {
   memset(c, 0, sizeof *c);
   if (!student->n || !reference->n || !student->ms[0] || !reference->ms[0]) return;
   for (int p = 0; p < PHASE_COUNT; p++) {
-    c->student_ms[p] = phase_median(student->ms[p], student->n);
-    c->reference_ms[p] = phase_median(reference->ms[p], reference->n);
+    c->student_ms[p] = judge_phase_median(student->ms[p], student->n);
+    c->reference_ms[p] = judge_phase_median(reference->ms[p], reference->n);
   }
-  double s = phase_log_total_median(student), r = phase_log_total_median(reference);
+  double s = judge_phase_log_total_median(student), r = judge_phase_log_total_median(reference);
   if (!isfinite(s) || !isfinite(r)) return;
   c->student_total_ms = s;
   c->reference_total_ms = r;
@@ -81,7 +81,7 @@ void phase_charge_compute(const phase_log *student, const phase_log *reference, 
   c->total_ms = over > 0 ? over : 0;
 }
 
-int phase_ceiling_disturbed(double duel_ms, double solo_ms, double rel, double abs_ms) {
+int judge_phase_ceiling_disturbed(double duel_ms, double solo_ms, double rel, double abs_ms) {
   if (!(solo_ms > 0) || !isfinite(duel_ms)) return 0; /* no figure alone: nothing to compare (n = 0) */
   return duel_ms > solo_ms * (1 + rel) + abs_ms;
 }

@@ -48,7 +48,7 @@
 
 typedef enum clock_phase { PHASE_PREP, PHASE_FETCH, PHASE_DRAIN, PHASE_COUNT } clock_phase;
 /* "RUN->SET", "DONE->OUT", "IDLE->QUIET" */
-extern const char *const PHASE_STEPS[PHASE_COUNT];
+extern const char *const judge_phase_steps[PHASE_COUNT];
 
 /* One side's timed samples' steps, per batch: sample k's RUN -> SET and
  * DONE -> OUT, and the IDLE -> QUIET probes between it and the side's next
@@ -61,14 +61,14 @@ typedef struct phase_log {
 } phase_log;
 
 /* Room for cap samples. 0, or -1 when out of memory. */
-int phase_log_init(phase_log *l, int cap);
+int judge_phase_log_init(phase_log *l, int cap);
 /* Sample n's RUN -> SET and DONE -> OUT: a new sample. */
-void phase_log_sample(phase_log *l, double prep_ms, double fetch_ms);
+void judge_phase_log_sample(phase_log *l, double prep_ms, double fetch_ms);
 /* A probe of this side: added to its latest sample (none yet: not counted). */
-void phase_log_drain(phase_log *l, double ms);
-void phase_log_free(phase_log *l);
+void judge_phase_log_drain(phase_log *l, double ms);
+void judge_phase_log_free(phase_log *l);
 /* The median over l's samples of the sum of their steps (NaN without samples). */
-double phase_log_total_median(const phase_log *l);
+double judge_phase_log_total_median(const phase_log *l);
 
 /* What the student's steps took beyond the reference's (per batch). */
 typedef struct phase_charge {
@@ -80,15 +80,15 @@ typedef struct phase_charge {
 
 /* The charge of the student's samples' steps against the reference's, with
  * the noise rel * reference + abs_ms; nothing when either side has no sample. */
-void phase_charge_compute(const phase_log *student, const phase_log *reference, double rel, double abs_ms, phase_charge *c);
+void judge_phase_charge_compute(const phase_log *student, const phase_log *reference, double rel, double abs_ms, phase_charge *c);
 
 /* 1 when duel_ms (the reference's median per call in the duel) is above solo_ms
  * (its median alone) by more than rel * solo_ms + abs_ms. */
-int phase_ceiling_disturbed(double duel_ms, double solo_ms, double rel, double abs_ms);
+int judge_phase_ceiling_disturbed(double duel_ms, double solo_ms, double rel, double abs_ms);
 
 /* The median of v[0..n) without reordering v (NaN when n <= 0, or out of memory). */
-double phase_median(const double *v, int n);
+double judge_phase_median(const double *v, int n);
 /* The smallest and largest of v[0..n) (NaN when n <= 0). */
-void phase_range(const double *v, int n, double *lo, double *hi);
+void judge_phase_range(const double *v, int n, double *lo, double *hi);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "clock.h"
 
-int proc_tree_adopt_orphans(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+int judge_tree_adopt_orphans(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
 static int contains(const pid_t *a, int n, pid_t p) {
   for (int i = 0; i < n; i++)
@@ -45,20 +45,20 @@ static int add_children(pid_t pid, pid_t *out, int n, int cap) {
   return n;
 }
 
-int proc_tree_descendants(pid_t root, pid_t *out, int n, int cap) {
+int judge_tree_descendants(pid_t root, pid_t *out, int n, int cap) {
   int first = n;
   n = add_children(root, out, n, cap);
   for (int i = first; i < n; i++) n = add_children(out[i], out, n, cap); /* breadth first: out grows behind i */
   return n;
 }
 
-int proc_tree_strays(const pid_t *runners, int n_runners, pid_t *out, int n, int cap) {
+int judge_tree_strays(const pid_t *runners, int n_runners, pid_t *out, int n, int cap) {
   pid_t kids[PROC_TREE_MAX];
   int k = add_children(getpid(), kids, 0, PROC_TREE_MAX);
   for (int i = 0; i < k && n < cap; i++) {
     if (contains(runners, n_runners, kids[i]) || contains(out, n, kids[i])) continue;
     out[n++] = kids[i];
-    n = proc_tree_descendants(kids[i], out, n, cap);
+    n = judge_tree_descendants(kids[i], out, n, cap);
   }
   return n;
 }
@@ -76,7 +76,7 @@ static char state_of(pid_t pid) {
   return close && close[1] == ' ' ? close[2] : 0;
 }
 
-int proc_tree_wait_stopped(pid_t pid, double deadline) {
+int judge_tree_wait_stopped(pid_t pid, double deadline) {
   for (;;) {
     char s = state_of(pid);
     if (s == 0 || s == 'T' || s == 't' || s == 'Z' || s == 'X') return 1;

@@ -17,14 +17,14 @@ enum { PROC_TREE_MAX = 64 };
 
 /* Orphans of the judge's descendants become its children (PR_SET_CHILD_SUBREAPER).
  * 0, or -1 with errno. */
-int proc_tree_adopt_orphans(void);
+int judge_tree_adopt_orphans(void);
 /* Appends root's descendants (not root) to out[n..cap); returns the new count. */
-int proc_tree_descendants(pid_t root, pid_t *out, int n, int cap);
+int judge_tree_descendants(pid_t root, pid_t *out, int n, int cap);
 /* Appends the judge's children that are not in runners[0..n_runners), and their
  * descendants; returns the new count. */
-int proc_tree_strays(const pid_t *runners, int n_runners, pid_t *out, int n, int cap);
+int judge_tree_strays(const pid_t *runners, int n_runners, pid_t *out, int n, int cap);
 /* Waits until pid is stopped (state T or t), gone, or the deadline (clock_now_s)
  * has passed. 1 when stopped or gone, else 0. */
-int proc_tree_wait_stopped(pid_t pid, double deadline);
+int judge_tree_wait_stopped(pid_t pid, double deadline);
 
 #endif

@@ -247,7 +247,7 @@ int session_idle(session *s, double *ms) {
 }
 
 int session_adopt_orphans(void) {
-  if (proc_tree_adopt_orphans()) return -1;
+  if (judge_tree_adopt_orphans()) return -1;
   adopting = 1;
   return 0;
 }
@@ -255,11 +255,11 @@ int session_adopt_orphans(void) {
 /* Stops the runner's other processes: its descendants, and the strays (the
  * judge's adopted orphans), into s->stopped; waits until they have stopped. */
 static void stop_others(session *s) {
-  s->n_stopped = proc_tree_descendants(s->pid, s->stopped, 0, PROC_TREE_MAX);
-  if (adopting) s->n_stopped = proc_tree_strays(live_runners, n_live, s->stopped, s->n_stopped, PROC_TREE_MAX);
+  s->n_stopped = judge_tree_descendants(s->pid, s->stopped, 0, PROC_TREE_MAX);
+  if (adopting) s->n_stopped = judge_tree_strays(live_runners, n_live, s->stopped, s->n_stopped, PROC_TREE_MAX);
   for (int i = 0; i < s->n_stopped; i++) kill(s->stopped[i], SIGSTOP);
   double deadline = clock_now_s() + STOP_WAIT_S;
-  for (int i = 0; i < s->n_stopped; i++) proc_tree_wait_stopped(s->stopped[i], deadline);
+  for (int i = 0; i < s->n_stopped; i++) judge_tree_wait_stopped(s->stopped[i], deadline);
 }
 
 static void resume_others(session *s) {
@@ -271,7 +271,7 @@ static void resume_others(session *s) {
 static void kill_strays(void) {
   if (!adopting) return;
   pid_t p[PROC_TREE_MAX];
-  int n = proc_tree_strays(live_runners, n_live, p, 0, PROC_TREE_MAX);
+  int n = judge_tree_strays(live_runners, n_live, p, 0, PROC_TREE_MAX);
   for (int i = 0; i < n; i++) kill(p[i], SIGKILL);
   for (int i = 0; i < n; i++) waitpid(p[i], NULL, 0); /* the judge's own children; ECHILD at once for the rest */
 }

@@ -509,30 +509,30 @@ END_TEST
  * the ceiling is crossed only beyond its noise. */
 START_TEST(test_judge_phase_arithmetic) {
   phase_log st, ref;
-  ck_assert_int_eq(phase_log_init(&st, 3), 0);
-  ck_assert_int_eq(phase_log_init(&ref, 3), 0);
-  phase_log_drain(&st, 50); /* before any sample: a warm-up's, not counted */
+  ck_assert_int_eq(judge_phase_log_init(&st, 3), 0);
+  ck_assert_int_eq(judge_phase_log_init(&ref, 3), 0);
+  judge_phase_log_drain(&st, 50); /* before any sample: a warm-up's, not counted */
   static const double prep[3] = {10, 10, 10}, st_fetch[3] = {1, 31, 1}, st_drain[3] = {30, 0, 30};
   for (int k = 0; k < 3; k++) {
-    phase_log_sample(&ref, prep[k], 1);
-    phase_log_drain(&ref, 0.5);
-    phase_log_sample(&st, prep[k], st_fetch[k]);
-    phase_log_drain(&st, st_drain[k]); /* 30 ms outside the window in every sample, in one step or the other */
+    judge_phase_log_sample(&ref, prep[k], 1);
+    judge_phase_log_drain(&ref, 0.5);
+    judge_phase_log_sample(&st, prep[k], st_fetch[k]);
+    judge_phase_log_drain(&st, st_drain[k]); /* 30 ms outside the window in every sample, in one step or the other */
   }
   phase_charge c;
-  phase_charge_compute(&st, &ref, 0.1, 1, &c); /* sums 41 vs 11.5; noise 0.1 * 11.5 + 1 = 2.15 */
+  judge_phase_charge_compute(&st, &ref, 0.1, 1, &c); /* sums 41 vs 11.5; noise 0.1 * 11.5 + 1 = 2.15 */
   ck_assert_msg(fabs(c.student_total_ms - 41) < 1e-9 && fabs(c.reference_total_ms - 11.5) < 1e-9, "sums %g %g",
                 c.student_total_ms, c.reference_total_ms);
   ck_assert_msg(fabs(c.total_ms - (41 - 11.5 - 2.15)) < 1e-9, "charged %g", c.total_ms);
   ck_assert_msg(fabs(c.student_ms[PHASE_DRAIN] - 30) < 1e-9, "the probes' median %g", c.student_ms[PHASE_DRAIN]);
-  phase_charge_compute(&ref, &ref, 0.1, 1, &c);
+  judge_phase_charge_compute(&ref, &ref, 0.1, 1, &c);
   ck_assert_msg(c.total_ms == 0, "the reference against itself is charged %g", c.total_ms);
-  phase_charge_compute(&st, &ref, 3, 0, &c); /* a noise wider than the excess: nothing */
+  judge_phase_charge_compute(&st, &ref, 3, 0, &c); /* a noise wider than the excess: nothing */
   ck_assert_msg(c.total_ms == 0, "charged %g within the noise", c.total_ms);
-  phase_log_free(&st), phase_log_free(&ref);
-  ck_assert(!phase_ceiling_disturbed(1.15, 1.0, 0.15, 0.002));
-  ck_assert(phase_ceiling_disturbed(1.16, 1.0, 0.15, 0.002));
-  ck_assert(!phase_ceiling_disturbed(5, 0, 0.15, 0.002)); /* no figure alone: nothing to compare */
+  judge_phase_log_free(&st), judge_phase_log_free(&ref);
+  ck_assert(!judge_phase_ceiling_disturbed(1.15, 1.0, 0.15, 0.002));
+  ck_assert(judge_phase_ceiling_disturbed(1.16, 1.0, 0.15, 0.002));
+  ck_assert(!judge_phase_ceiling_disturbed(5, 0, 0.15, 0.002)); /* no figure alone: nothing to compare */
 }
 END_TEST
 
