@@ -48,18 +48,19 @@ double cpu_device_pace_ms(void) {
 
 static volatile double *slot(int ctx) { return busy_until ? &busy_until[ctx] : &local_busy; }
 
-static int another_busy(void) {
+/* How many other contexts have work queued now. */
+static int others_busy(void) {
   if (!busy_until) return 0;
   double t = clock_now_s();
-  for (int c = 0; c < FAKE_CONTEXTS; c++)
-    if (c != my_ctx && busy_until[c] > t) return 1;
-  return 0;
+  int n = 0;
+  for (int c = 0; c < FAKE_CONTEXTS; c++) n += c != my_ctx && busy_until[c] > t;
+  return n;
 }
 
-enum { SLICE_MS = 5 };
+enum { SLICE_MS = 10 };
 void cpu_device_work(double ms) {
   for (double left = ms; left > 0; left -= SLICE_MS) {
-    double slice = left < SLICE_MS ? left : SLICE_MS, took = slice * (1 + another_busy());
+    double slice = left < SLICE_MS ? left : SLICE_MS, took = slice * (1 + others_busy());
     *slot(my_ctx) = clock_now_s() + took / 1e3;
     sleep_ms(took);
   }

@@ -14,8 +14,9 @@ extern const runner_backend CPU_BACKEND;
  * 0 by default; the reference's is 1), and work on it runs whatever its
  * process does, as a GPU's does after SIGSTOP. */
 enum { FAKE_CONTEXTS = 4, FAKE_HIDDEN_CONTEXT = 3, FAKE_DEVICE_BYTES = 64 };
-/* ms of work on this runner's context, now: 5 ms slices, each twice as long
- * while another context has work queued (a GPU time-slices between contexts). */
+/* ms of work on this runner's context, now: 10 ms slices, each taking one
+ * slice more for every other context that has work queued (a GPU time-slices
+ * between contexts). */
 void cpu_device_work(double ms);
 /* Queues ms of work on context ctx, to run from now on: the backend's idle (and
  * a timer that is not patched) waits for this runner's own context's, and for

@@ -116,11 +116,12 @@ static int timing_student(const uint32_t *in, uint32_t *out, uint64_t n) {
     scan(in, out, n);
     cpu_device_queue(cpu_device_context(), pace);
   } else if (is("second-context")) {
-    /* Honest work, and a kernel left spinning on a second context (which the
-     * runner's idle does not wait for) into the other side's turn. */
+    /* Honest work, and kernels left spinning in two contexts of its own (which
+     * the runner's idle does not wait for) into the other side's turn. */
     scan(in, out, n);
     cpu_device_work(pace);
     cpu_device_queue(FAKE_HIDDEN_CONTEXT, 10 * pace);
+    cpu_device_queue(FAKE_HIDDEN_CONTEXT - 1, 10 * pace);
   } else {
     return 0;
   }
