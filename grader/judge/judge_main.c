@@ -11,7 +11,8 @@
  * runner's only word in it is the time. The command line is the runner's
  * (cli.h), so the grader and a student by hand use it alike.
  * Over 500 lines: one case's life (open, samples, verify, emit) shares this file's state; the case
- * plans, sessions, comparisons and CPU work it drives are in their own modules. */
+ * plans, sessions, comparisons, CPU work, a duel's clocks (phase_clock.h) and the runners'
+ * process trees (proc_tree.h) it drives are in their own modules. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -356,13 +357,8 @@ static double ceiling_rel = CEILING_NOISE_REL, ceiling_abs_ms = CEILING_NOISE_AB
 
 static void noise_from_env(const char *name, double *rel, double *abs_ms) {
   const char *v = getenv(name);
-  if (!v) return;
-  double r, a;
-  char extra;
-  if (sscanf(v, "%lf %lf %c", &r, &a, &extra) != 2 || !(r >= 0 && r <= 10) || !(a >= 0 && a <= 1e4))
+  if (v && judge_phase_noise_parse(v, rel, abs_ms))
     die(2, "%s: '%.40s' is not 'REL ABS_MS' (a fraction in [0, 10] and milliseconds in [0, 10000])", name, v);
-  *rel = r;
-  *abs_ms = a;
 }
 
 /* The ceiling's figure: the reference's median per call with nothing of the
@@ -389,48 +385,17 @@ static double reference_alone(side *ref, session *student, uint64_t *call) {
   return stats_median(t, SOLO_REPS);
 }
 
-/* 1 when both sides' calls have the same buffers: their steps move the same
- * bytes and can be compared. */
-static int same_shape(const wire_case *a, const wire_case *b) {
-  wire_case x = *a, y = *b;
-  x.variant = y.variant = 0;
-  return !memcmp(&x, &y, sizeof x);
-}
-
-static void report_side(const char *who, const char *case_name, const phase_log *l, const double *ms, int reps, int batch,
-                        double solo_ms) {
-  fprintf(stderr, "%s judge: phases case=%s side=%s", spec->name, case_name, who);
-  for (int p = 0; p < PHASE_COUNT; p++) {
-    double lo, hi;
-    judge_phase_range(l->ms[p], l->n, &lo, &hi);
-    fprintf(stderr, " %s=%.6f[%.6f..%.6f]", judge_phase_steps[p], judge_phase_median(l->ms[p], l->n), lo, hi);
-  }
-  double lo, hi, *w = xmalloc((size_t)reps * sizeof *w);
-  for (int k = 0; k < reps; k++) w[k] = ms[k] * batch;
-  judge_phase_range(w, reps, &lo, &hi);
-  fprintf(stderr, " steps=%.6f window=%.6f[%.6f..%.6f] solo=%.6f ms a batch of %d\n", judge_phase_log_total_median(l),
-          judge_phase_median(w, reps), lo, hi, solo_ms * batch, batch);
-  free(w);
-}
-
 /* The student's steps against the reference's: the excess beyond the noise,
  * per call, added to each of its timed samples (res->charged_ms). */
 static void charge_student(side *d, int reps, int batch) {
-  if (!same_shape(&d[0].w, &d[1].w)) {
+  if (!judge_phase_comparable(&d[0].w, &d[1].w)) {
     fprintf(stderr, "%s judge: case %s: the baseline's buffers are not the student's: its steps are not compared\n", spec->name,
             d[0].p->name);
     return;
   }
   phase_charge c;
   judge_phase_charge_compute(&d[0].ph, &d[1].ph, phase_rel, phase_abs_ms, &c);
-  if (c.total_ms > 0) {
-    fprintf(stderr, "%s judge: case %s: the student's steps around the window took %.4f ms a batch, the reference's %.4f ms "
-            "(noise allowed %.4f ms): %.4f ms a batch is charged to its samples, work outside the timed window (medians:",
-            spec->name, d[0].p->name, c.student_total_ms, c.reference_total_ms, c.allowance_ms, c.total_ms);
-    for (int p = 0; p < PHASE_COUNT; p++)
-      fprintf(stderr, "%s %s %.4f vs %.4f", p ? "," : "", judge_phase_steps[p], c.student_ms[p], c.reference_ms[p]);
-    fputs(")\n", stderr);
-  }
+  if (c.total_ms > 0) judge_phase_describe(stderr, spec->name, d[0].p->name, &c);
   double per_call = c.total_ms / batch;
   for (int k = 0; k < reps; k++) d[0].ms[k] += per_call;
   d[0].res->charged_ms = per_call;
@@ -503,8 +468,8 @@ static int run_case(const case_plan *plans, session *const sessions[], int n_sid
       judge_phase_log_drain(&d[i].ph, drain);
     }
     if (phase_report) {
-      report_side("reference", plans[1].name, &d[1].ph, d[1].ms, reps, batch, *solo_ms);
-      report_side("student", plans[0].name, &d[0].ph, d[0].ms, reps, batch, 0);
+      judge_phase_report(stderr, spec->name, plans[1].name, "reference", &d[1].ph, d[1].ms, reps, batch, *solo_ms);
+      judge_phase_report(stderr, spec->name, plans[0].name, "student", &d[0].ph, d[0].ms, reps, batch, 0);
     }
     charge_student(d, reps, batch);
     res[1].solo_ms = *solo_ms;

@@ -85,3 +85,44 @@ int judge_phase_ceiling_disturbed(double duel_ms, double solo_ms, double rel, do
   if (!(solo_ms > 0) || !isfinite(duel_ms)) return 0; /* no figure alone: nothing to compare (n = 0) */
   return duel_ms > solo_ms * (1 + rel) + abs_ms;
 }
+
+int judge_phase_comparable(const wire_case *a, const wire_case *b) {
+  wire_case x = *a, y = *b;
+  x.variant = y.variant = 0;
+  return !memcmp(&x, &y, sizeof x);
+}
+
+int judge_phase_noise_parse(const char *text, double *rel, double *abs_ms) {
+  double r, a;
+  char extra;
+  if (sscanf(text, "%lf %lf %c", &r, &a, &extra) != 2 || !(r >= 0 && r <= 10) || !(a >= 0 && a <= 1e4)) return -1;
+  *rel = r;
+  *abs_ms = a;
+  return 0;
+}
+
+void judge_phase_report(FILE *f, const char *assignment, const char *case_name, const char *who, const phase_log *l,
+                        const double *ms, int reps, int batch, double solo_ms) {
+  fprintf(f, "%s judge: phases case=%s side=%s", assignment, case_name, who);
+  double lo, hi;
+  for (int p = 0; p < PHASE_COUNT; p++) {
+    judge_phase_range(l->ms[p], l->n, &lo, &hi);
+    fprintf(f, " %s=%.6f[%.6f..%.6f]", judge_phase_steps[p], judge_phase_median(l->ms[p], l->n), lo, hi);
+  }
+  double *w = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *w);
+  if (!w) return (void)fputs(" (out of memory)\n", f);
+  for (int k = 0; k < reps; k++) w[k] = ms[k] * batch;
+  judge_phase_range(w, reps, &lo, &hi);
+  fprintf(f, " steps=%.6f window=%.6f[%.6f..%.6f] solo=%.6f ms a batch of %d\n", judge_phase_log_total_median(l),
+          judge_phase_median(w, reps), lo, hi, solo_ms * batch, batch);
+  free(w);
+}
+
+void judge_phase_describe(FILE *f, const char *assignment, const char *case_name, const phase_charge *c) {
+  fprintf(f, "%s judge: case %s: the student's steps around the window took %.4f ms a batch, the reference's %.4f ms (noise "
+          "allowed %.4f ms): %.4f ms a batch is charged to its samples, work outside the timed window (medians:", assignment,
+          case_name, c->student_total_ms, c->reference_total_ms, c->allowance_ms, c->total_ms);
+  for (int p = 0; p < PHASE_COUNT; p++)
+    fprintf(f, "%s %s %.4f vs %.4f", p ? "," : "", judge_phase_steps[p], c->student_ms[p], c->reference_ms[p]);
+  fputs(")\n", f);
+}

@@ -29,6 +29,10 @@
 #ifndef SCANLAB_PHASE_CLOCK_H
 #define SCANLAB_PHASE_CLOCK_H
 
+#include <stdio.h>
+
+#include "wire.h"
+
 /* An honest step may exceed the reference's by PHASE_NOISE_REL of the
  * reference's median step plus PHASE_NOISE_ABS_MS (per batch). To be measured. */
 #define PHASE_NOISE_REL 0.02
@@ -85,6 +89,24 @@ void judge_phase_charge_compute(const phase_log *student, const phase_log *refer
 /* 1 when duel_ms (the reference's median per call in the duel) is above solo_ms
  * (its median alone) by more than rel * solo_ms + abs_ms. */
 int judge_phase_ceiling_disturbed(double duel_ms, double solo_ms, double rel, double abs_ms);
+
+/* 1 when both sides' calls have the same buffers (the variant aside): their
+ * steps move the same bytes and can be compared. */
+int judge_phase_comparable(const wire_case *a, const wire_case *b);
+
+/* "REL ABS_MS" (SCANLAB_PHASE_NOISE, SCANLAB_CEILING_NOISE): a fraction in
+ * [0, 10] and milliseconds in [0, 10000]. 0, or -1 when text is not that. */
+int judge_phase_noise_parse(const char *text, double *rel, double *abs_ms);
+
+/* SCANLAB_JUDGE_PHASES: one line on f for one side of a duel's case, per batch:
+ * each step's median [range], the median of the samples' step sums, the
+ * window's median [range] (ms: the side's per-call sample times) and its median
+ * alone (solo_ms per call; 0 for the student). grader/tests/phase-noise.sh
+ * reads it. */
+void judge_phase_report(FILE *f, const char *assignment, const char *case_name, const char *who, const phase_log *l,
+                        const double *ms, int reps, int batch, double solo_ms);
+/* One line on f: what the student was charged and why, step by step. */
+void judge_phase_describe(FILE *f, const char *assignment, const char *case_name, const phase_charge *c);
 
 /* The median of v[0..n) without reordering v (NaN when n <= 0, or out of memory). */
 double judge_phase_median(const double *v, int n);
