@@ -409,8 +409,9 @@ static void charge_student(side *d, int reps, int batch) {
  * floor_ms > 0, timed samples below it (with their charge) are counted in
  * too_fast. A duel also times the steps around each window (phase_clock.h)
  * and, into *solo_ms unless it is above 0 already (a second try keeps the
- * first one's), the reference alone. Returns 1 when the reference was
- * disturbed (its duel median above the ceiling), else 0. */
+ * first one's, taken before any student code ran), the reference alone.
+ * Returns 1 when the reference was disturbed (its duel median above the
+ * ceiling), else 0. */
 static int run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res, double floor_ms,
                     double *solo_ms) {
   side d[2];
@@ -426,10 +427,7 @@ static int run_case(const case_plan *plans, session *const sessions[], int n_sid
     int i = n_sides - 1 - k;
     side_open(&d[i], sessions[i], &plans[i], k ? &d[n_sides - 1] : NULL, &res[i]);
     if (judge_phase_log_init(&d[i].ph, reps)) die(3, "out of host memory");
-    if (n_sides == 2 && i == 1) {
-      double alone = reference_alone(&d[1], sessions[0], &call);
-      if (!(*solo_ms > 0)) *solo_ms = alone;
-    }
+    if (n_sides == 2 && i == 1 && !(*solo_ms > 0)) *solo_ms = reference_alone(&d[1], sessions[0], &call);
   }
   for (int k = 0; k < n_sides; k++) side_overhead(d, n_sides - 1 - k, n_sides);
   lap(PH_OPEN);

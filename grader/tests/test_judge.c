@@ -137,6 +137,27 @@ START_TEST(test_judge_bad_usage) {
 }
 END_TEST
 
+/* A noise figure from the environment that is not "REL ABS_MS": exit 2 and one line naming it. */
+START_TEST(test_judge_bad_noise) {
+  static const char *const BAD_NOISE[] = {"SCANLAB_PHASE_NOISE=0.1", "SCANLAB_CEILING_NOISE='0.1 5 x'",
+                                          "SCANLAB_PHASE_NOISE='-1 5'", "SCANLAB_CEILING_NOISE='0.1 1e9'"};
+  char *dir = make_temp_dir("judge-noise"), cmd[1024], path[1024];
+  for (size_t i = 0; i < sizeof BAD_NOISE / sizeof *BAD_NOISE; i++) {
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s/build/grader/judge --assignment 04-large-scan --list >out 2>err", dir, BAD_NOISE[i],
+             getenv("PWD"));
+    int rc = run_shell(cmd);
+    snprintf(path, sizeof path, "%s/err", dir);
+    char *err = read_text(path), name[32];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(BAD_NOISE[i], "="), BAD_NOISE[i]);
+    ck_assert_msg(rc == 2, "%s: exit %d, want 2: %s", BAD_NOISE[i], rc, err);
+    ck_assert_msg(err && strstr(err, name) && strstr(err, "is not 'REL ABS_MS'"), "%s: %s", BAD_NOISE[i], err);
+    free(err);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* --list needs no runner, and names the spec's cases with their batch-free row. */
 START_TEST(test_judge_list) {
   char *dir = make_temp_dir("judge-list");
@@ -558,6 +579,7 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(clock, test_judge_outside_window, 0, (int)(sizeof OUTSIDE / sizeof *OUTSIDE));
   tcase_add_test(clock, test_judge_helper_stopped);
   tcase_add_test(clock, test_judge_phase_arithmetic);
+  tcase_add_test(clock, test_judge_bad_noise);
   suite_add_tcase(s, clock);
   return s;
 }
