@@ -7,7 +7,7 @@
 # (grader/judge/phase_clock.h; docs/grading.md, "Timing: a duel"). This script
 # measures both with the reference against itself: for every perf check of every
 # grade.conf (or of the assignments named), N duels (default 10) of
-#   build/grader/judge --assignment A --runner REF --versus REF --variant V --case C --floor F
+#   build/grader/judge --assignment A --runner REF --versus REF --variant V --case C --floor F [--reps R]
 # with SCANLAB_JUDGE_PHASES=1 (one line per side: each step's median and range,
 # the median of the samples' step sums, the window's, and the reference alone)
 # and the judge's own figures opened wide (nothing charged matters, no duel is
@@ -24,7 +24,7 @@
 # others, and CEILING_NOISE_REL from the largest duel/solo ratio. Run on the course's GPU
 # after `make` (the judge and the references built), from the repository root:
 #   bash grader/tests/phase-noise.sh --runs 10 > phase-noise-<gpu>.txt
-# Exit status: 0, or 2 on bad usage or a missing judge or reference.
+# Exit status: 0; 1 when a judge run failed; 2 on bad usage or a missing judge or reference.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=10
@@ -45,12 +45,14 @@ done
 JUDGE=build/grader/judge
 [ -x "$JUDGE" ] || { echo "phase-noise: $JUDGE is missing: make $JUDGE" >&2; exit 2; }
 
-# The perf checks of one grade.conf: "variant case floor" lines.
+# The perf checks of one grade.conf: "variant case floor reps" lines (reps 0: the case's own).
 perf_checks() {
   awk -F' *= *' '
-    /^\[/ { if (kind == "perf") print variant, cases, floor; kind = variant = cases = ""; floor = "0.8"; next }
-    $1 == "kind" { kind = $2 } $1 == "variant" { variant = $2 } $1 == "cases" { cases = $2 } $1 == "floor" { floor = $2 }
-    END { if (kind == "perf") print variant, cases, floor }' "$1"
+    function out() { if (kind == "perf") print variant, cases, floor, reps }
+    /^\[/ { out(); kind = variant = cases = ""; floor = "0.8"; reps = 0; next }
+    $1 == "kind" { kind = $2 } $1 == "variant" { variant = $2 } $1 == "cases" { cases = $2 }
+    $1 == "floor" { floor = $2 } $1 == "reps" { reps = $2 }
+    END { out() }' "$1"
 }
 
 TMP=$(mktemp -d /tmp/scanlab-phase-noise-XXXXXX)
@@ -68,14 +70,16 @@ for conf in assignments/*/grade.conf; do
   fi
   ref=assignments/$a/ref/reference
   [ -x "$ref" ] || { echo "phase-noise: $ref is missing: make" >&2; exit 2; }
-  while read -r variant kase floor; do
+  while read -r variant kase floor reps; do
     [ -n "$variant" ] || continue
     out=$TMP/$a-$kase
     : > "$out"
+    extra=()
+    [ "${reps:-0}" = 0 ] || extra=(--reps "$reps")
     for ((r = 1; r <= RUNS; r++)); do
       SCANLAB_JUDGE_PHASES=1 SCANLAB_PHASE_NOISE="0 0" SCANLAB_CEILING_NOISE="10 10000" \
         "$JUDGE" --assignment "$a" --runner "$ref" --versus "$ref" --variant "$variant" --case "$kase" --floor "$floor" \
-        --result-fd 3 3> /dev/null 2>> "$out" > /dev/null || { echo "phase-noise: $a $kase: the judge failed: $(tail -1 "$out")" >&2; exit 1; }
+        "${extra[@]}" --result-fd 3 3> /dev/null 2>> "$out" > /dev/null || { echo "phase-noise: $a $kase: the judge failed: $(tail -1 "$out")" >&2; exit 1; }
     done
     # Each duel: the reference side's line, then the student side's.
     awk -v a="$a" -v v="$variant" -v c="$kase" '
