@@ -27,11 +27,11 @@ static const double STOP_WAIT_S = 0.5;
 static pid_t live_runners[4];
 static int n_live, adopting;
 
-static void runner_born(pid_t pid) {
+static void live_add(pid_t pid) {
   if (n_live < (int)(sizeof live_runners / sizeof *live_runners)) live_runners[n_live++] = pid;
 }
 
-static void runner_gone_pid(pid_t pid) {
+static void live_remove(pid_t pid) {
   for (int i = 0; i < n_live; i++)
     if (live_runners[i] == pid) live_runners[i] = live_runners[--n_live];
 }
@@ -64,7 +64,7 @@ static void describe_end(session *s, int status, const char *what) {
 static int runner_gone(session *s, const char *during) {
   int status;
   if (subproc_wait_until(s->pid, clock_now_s() + 2.0, SUBPROC_KEEP, &status) == SUBPROC_ENDED) {
-    runner_gone_pid(s->pid);
+    live_remove(s->pid);
     s->pid = -1;
     describe_end(s, status, during);
     s->dead = 1;
@@ -139,7 +139,7 @@ int session_spawn(session *s, char *const argv[], int sandbox, int limit_ms) {
     return fail(s, "%s", subproc_error_text(&e, "", why, sizeof why));
   }
   s->pid = pid;
-  runner_born(pid);
+  live_add(pid);
   close(to_runner[0]);
   close(from_runner[1]);
   s->cmd = to_runner[1];
@@ -286,7 +286,7 @@ void session_pause(session *s) {
   while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR) {
   }
   if (r == s->pid && !WIFSTOPPED(status)) { /* it ended instead: its next reply says how */
-    runner_gone_pid(s->pid);
+    live_remove(s->pid);
     s->pid = -1;
     describe_end(s, status, "while the other side ran");
     s->dead = 1;
@@ -318,7 +318,7 @@ int session_finish(session *s) {
     double deadline = ok ? clock_now_s() + s->limit_ms / 1000.0 : 0;
     if (subproc_wait_until(s->pid, deadline, SUBPROC_KILL, &status) == SUBPROC_KILLED && ok)
       fail(s, "the runner did not exit after its last case");
-    runner_gone_pid(s->pid);
+    live_remove(s->pid);
     s->pid = -1;
     if (!s->dead && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
       describe_end(s, status, "after its last case");
