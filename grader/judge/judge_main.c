@@ -11,7 +11,8 @@
  * runner's only word in it is the time. The command line is the runner's
  * (cli.h), so the grader and a student by hand use it alike.
  * Over 500 lines: one case's life (open, samples, verify, emit) shares this file's state; the case
- * plans, sessions, comparisons and CPU work it drives are in their own modules. */
+ * plans, sessions, comparisons, CPU work, a duel's clocks (phase_clock.h) and the runners'
+ * process trees (proc_tree.h) it drives are in their own modules. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -30,6 +31,7 @@
 #include "judge.h"
 #include "outputs.h"
 #include "parallel.h"
+#include "phase_clock.h"
 #include "prng.h"
 #include "result.h"
 #include "session.h"
@@ -47,7 +49,8 @@ static int call_limit_ms; /* --call-timeout: how long one batch may take */
 
 /* Exit codes: 2 bad arguments; 3 the runner hit a CUDA error (its own line on
  * stderr says which); 4 the --versus runner (the reference) failed; 5 the
- * runner died, hung or broke the protocol. */
+ * runner died, hung or broke the protocol; 6 the reference was disturbed in
+ * both tries of a duel's case (duel_case). */
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int code, const char *fmt, ...) {
   va_list ap;
@@ -211,6 +214,7 @@ typedef struct side {
   uint8_t *mask[JUDGE_MAX_BUFS];
   wire_case w;
   double *ms;
+  phase_log ph; /* a duel's steps around each timed window (phase_clock.h) */
   spec_verdict first_wrong;
   result_line *res;
 } side;
@@ -331,15 +335,22 @@ static void side_close(side *d) {
   if (p->spec_variant != WIRE_COPY_VARIANT && spec->close) spec->close(&d->own);
 }
 
-/* One timed batch of `calls` calls on side i, the other side of a duel stopped
- * meanwhile: its time per the judge's clock (session.c). */
-static double side_batch(side *d, int i, int n_sides, uint32_t calls) {
-  session_time t;
-  if (n_sides == 2) session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
+/* One timed batch of `calls` calls on side i: its step times per the judge's
+ * clock (session.c). In a duel the other side is first probed (IDLE: its
+ * device idle, the wait timed into *drain_other when given) and then stopped
+ * with its whole process tree while this one runs. */
+static session_time side_batch(side *d, int i, int n_sides, uint32_t calls, double *drain_other) {
+  session_time t = {0};
+  if (n_sides == 2) {
+    double ms = 0;
+    if (session_idle(d[1 - i].s, &ms)) runner_failed(d[1 - i].s, d[1 - i].p->name);
+    if (drain_other) *drain_other = ms;
+    session_pause(d[1 - i].s); /* the other side cannot run while this one is timed */
+  }
   int failed = session_prepare(d[i].s, calls) || session_go(d[i].s, &t);
   if (n_sides == 2) session_resume(d[1 - i].s);
   if (failed) runner_failed(d[i].s, d[i].p->name);
-  return t.ms;
+  return t;
 }
 
 /* What an empty window costs side i (the protocol and the wait for an idle
@@ -348,8 +359,68 @@ static double side_batch(side *d, int i, int n_sides, uint32_t calls) {
 enum { OVERHEAD_PROBES = 5 };
 static void side_overhead(side *d, int i, int n_sides) {
   double t[OVERHEAD_PROBES];
-  for (int k = 0; k < OVERHEAD_PROBES; k++) t[k] = side_batch(d, i, n_sides, 0);
+  for (int k = 0; k < OVERHEAD_PROBES; k++) t[k] = side_batch(d, i, n_sides, 0, NULL).ms;
   d[i].res->overhead_ms = stats_median(t, OVERHEAD_PROBES) / d[i].p->batch;
+}
+
+/* ---------------------------------------------------------------- a duel's clocks (phase_clock.h) */
+
+/* SCANLAB_JUDGE_PHASES set: after each duel case, one line per side on
+ * stderr with each step's median and range per batch and the window's, and
+ * the reference's median alone (grader/tests/phase-noise.sh reads them). */
+static int phase_report;
+
+/* The noise figures (phase_clock.h), or the environment's: SCANLAB_PHASE_NOISE
+ * and SCANLAB_CEILING_NOISE, each "REL ABS_MS" (the CPU tier's tests, whose
+ * host-memory device is timed through a loaded scheduler, and a measurement
+ * that tries other figures). */
+static double phase_rel = PHASE_NOISE_REL, phase_abs_ms = PHASE_NOISE_ABS_MS;
+static double ceiling_rel = CEILING_NOISE_REL, ceiling_abs_ms = CEILING_NOISE_ABS_MS;
+
+static void noise_from_env(const char *name, double *rel, double *abs_ms) {
+  const char *v = getenv(name);
+  if (v && judge_phase_noise_parse(v, rel, abs_ms))
+    die(2, "%s: '%.40s' is not 'REL ABS_MS' (a fraction in [0, 10] and milliseconds in [0, 10000])", name, v);
+}
+
+/* The ceiling's figure: the reference's median per call with nothing of the
+ * student's running: its runner probed idle and stopped, with its tree. In a
+ * perf check (one case) the student's code has not run yet: the reference
+ * opens the case before the student does. The calls are the case's first ones,
+ * which the duel then skips; they are not verified (the reference is the
+ * course's, and these samples only time it). */
+static double reference_alone(side *ref, session *student, uint64_t *call) {
+  int batch = ref->p->batch;
+  double t[SOLO_REPS], drain;
+  if (session_idle(student, &drain)) runner_failed(student, ref->p->name);
+  session_pause(student);
+  for (int k = 0; k < SOLO_WARMUP + SOLO_REPS; k++, *call += (uint64_t)batch) {
+    side_inputs(ref, *call);
+    session_time st;
+    if (session_prepare(ref->s, (uint32_t)batch) || session_go(ref->s, &st)) {
+      session_resume(student);
+      runner_failed(ref->s, ref->p->name);
+    }
+    if (k >= SOLO_WARMUP) t[k - SOLO_WARMUP] = st.ms / batch;
+  }
+  session_resume(student);
+  return stats_median(t, SOLO_REPS);
+}
+
+/* The student's steps against the reference's: the excess beyond the noise,
+ * per call, added to each of its timed samples (res->charged_ms). */
+static void charge_student(side *d, int reps, int batch) {
+  if (!judge_phase_comparable(&d[0].w, &d[1].w)) {
+    fprintf(stderr, "%s judge: case %s: the baseline's buffers are not the student's: its steps are not compared\n", spec->name,
+            d[0].p->name);
+    return;
+  }
+  phase_charge c;
+  judge_phase_charge_compute(&d[0].ph, &d[1].ph, phase_rel, phase_abs_ms, &c);
+  if (c.total_ms > 0) judge_phase_describe(stderr, spec->name, d[0].p->name, &c);
+  double per_call = c.total_ms / batch;
+  for (int k = 0; k < reps; k++) d[0].ms[k] += per_call;
+  d[0].res->charged_ms = per_call;
 }
 
 /* One case on one runner (n_sides 1), or a perf duel (2): side 1 (the
@@ -357,35 +428,46 @@ static void side_overhead(side *d, int i, int n_sides) {
  * same inputs, so both see the same clocks; each call is verified, and an
  * expected output is computed once for both. The reference runs first in the
  * first sample, whose time sets the student's call limit (call_limit.h). With
- * floor_ms > 0, timed samples below it are counted in too_fast. */
-static void run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res, double floor_ms) {
+ * floor_ms > 0, timed samples below it (with their charge) are counted in
+ * too_fast. A duel also times the steps around each window (phase_clock.h)
+ * and, into *solo_ms unless it is above 0 already (a second try keeps the
+ * first one's, taken before any student code ran), the reference alone.
+ * Returns 1 when the reference was disturbed (its duel median above the
+ * ceiling), else 0. */
+static int run_case(const case_plan *plans, session *const sessions[], int n_sides, result_line *res, double floor_ms,
+                    double *solo_ms) {
   side d[2];
   lap(PH_START); /* what came before: starting the runners, or the previous case's line */
+  int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
+  uint64_t call = 0;
   /* The reference (side 1 of a duel) opens the case first, so its buffers and
    * workspace are on the device before the student's workspace function runs:
    * a student who takes the GPU's memory there fails alone, and never makes
-   * the reference fail (which would be an error of the check, not a fail). */
+   * the reference fail (which would be an error of the check, not a fail).
+   * Its samples alone come before the student's first code of the case too. */
   for (int k = 0; k < n_sides; k++) {
     int i = n_sides - 1 - k;
     side_open(&d[i], sessions[i], &plans[i], k ? &d[n_sides - 1] : NULL, &res[i]);
+    if (judge_phase_log_init(&d[i].ph, reps)) die(3, "out of host memory");
+    if (n_sides == 2 && i == 1 && !(*solo_ms > 0)) *solo_ms = reference_alone(&d[1], sessions[0], &call);
   }
   for (int k = 0; k < n_sides; k++) side_overhead(d, n_sides - 1 - k, n_sides);
   lap(PH_OPEN);
-  int batch = plans[0].batch, warmup = plans[0].warmup, reps = plans[0].reps;
-  uint64_t call = 0;
   for (int sample = 0; sample < warmup + reps; sample++, call += (uint64_t)batch) {
     for (int t = 0; t < n_sides; t++) {
       int i = n_sides == 2 && sample % 2 == 0 ? 1 - t : t; /* the reference first in even samples */
       side_inputs(&d[i], call);
       lap(PH_INPUT);
-      double ms = side_batch(d, i, n_sides, (uint32_t)batch);
+      double drain = 0;
+      session_time st = side_batch(d, i, n_sides, (uint32_t)batch, &drain);
       lap(PH_RUN);
+      if (n_sides == 2) judge_phase_log_drain(&d[1 - i].ph, drain); /* the other side's latest sample's */
       if (sample >= warmup) {
-        d[i].ms[sample - warmup] = ms / batch;
-        if (floor_ms > 0 && ms / batch < floor_ms) res[i].too_fast++;
+        d[i].ms[sample - warmup] = st.ms / batch;
+        judge_phase_log_sample(&d[i].ph, st.prep_ms, st.fetch_ms);
       }
       if (n_sides == 2 && i == 1 && sample == 0) { /* the student's limit in this case, from the reference's batch */
-        int derived = (int)(1000 * call_limit_s(ms));
+        int derived = (int)(1000 * call_limit_s(st.ms));
         d[0].s->limit_ms = derived < call_limit_ms ? derived : call_limit_ms;
       }
     }
@@ -398,11 +480,50 @@ static void run_case(const case_plan *plans, session *const sessions[], int n_si
         lap(PH_VERIFY);
       }
   }
-  for (int i = 0; i < n_sides; i++) res[i].floor_ms = floor_ms;
+  int disturbed = 0;
+  if (n_sides == 2) {
+    for (int i = 0; i < 2; i++) { /* what each side's last sample left queued */
+      double drain = 0;
+      if (session_idle(d[i].s, &drain)) runner_failed(d[i].s, d[i].p->name);
+      judge_phase_log_drain(&d[i].ph, drain);
+    }
+    if (phase_report) {
+      judge_phase_report(stderr, spec->name, plans[1].name, "reference", &d[1].ph, d[1].ms, reps, batch, *solo_ms);
+      judge_phase_report(stderr, spec->name, plans[0].name, "student", &d[0].ph, d[0].ms, reps, batch, 0);
+    }
+    charge_student(d, reps, batch);
+    res[1].solo_ms = *solo_ms;
+    disturbed = judge_phase_ceiling_disturbed(judge_phase_median(d[1].ms, reps), *solo_ms, ceiling_rel, ceiling_abs_ms);
+  }
+  for (int i = 0; i < n_sides; i++) {
+    res[i].floor_ms = floor_ms;
+    for (int k = 0; k < reps; k++) res[i].too_fast += floor_ms > 0 && d[i].ms[k] < floor_ms;
+    judge_phase_log_free(&d[i].ph);
+  }
   for (int i = 0; i < n_sides; i++) before_verdict(d[i].s, plans[i].name);
   for (int i = 0; i < n_sides; i++) side_close(&d[i]); /* the sharing side (the student's) first: the owner frees the case */
   lap(PH_CLOSE);
   profile_line(plans[0].name);
+  return disturbed;
+}
+
+/* A perf duel of one case, with its ceiling: a reference slowed beyond its
+ * samples alone was disturbed by something of the student's (a second
+ * context's kernel, a process the stop did not reach); the case is run once
+ * more (a disturbance from outside the duel rarely comes twice), and a second
+ * disturbance ends the run: exit 6, no result line. */
+static void duel_case(const case_plan *c, session *const sides[], result_line *res, double floor_ms) {
+  double solo_ms = 0;
+  for (int attempt = 1;; attempt++) {
+    if (!run_case(c, sides, 2, res, floor_ms, &solo_ms)) return;
+    double ratio = res[1].median_ms / solo_ms;
+    if (attempt == 2)
+      die(6, "case %s: the reference was disturbed: its median in the duel, %.4f ms, was %.2f x its median alone (%.4f ms) in "
+             "both tries, beyond the noise (%.0f%%): something of the student's ran while the reference was timed "
+             "(docs/grading.md, threat model)", c->name, res[1].median_ms, ratio, solo_ms, 100 * ceiling_rel);
+    fprintf(stderr, "%s judge: case %s: the reference was disturbed (its median %.4f ms, %.2f x its median alone, %.4f ms): "
+            "the case is run again\n", spec->name, c->name, res[1].median_ms, ratio, solo_ms);
+  }
 }
 
 /* A duel's floor for one case (--floor F): the reference's runner copies the
@@ -416,7 +537,8 @@ static double duel_floor_ms(const case_plan *p) {
   case_plan c = {p->name, p->n, p->seed, p->param, WIRE_COPY_VARIANT, WIRE_COPY_VARIANT, COPY_SLUG,
                  FLOOR_COPY_REPS, 1, p->batch, bytes};
   result_line r;
-  run_case(&c, (session *const[]){&versus}, 1, &r, 0);
+  double none = 0;
+  run_case(&c, (session *const[]){&versus}, 1, &r, 0, &none);
   if (!r.ok) die(4, "case %s: the reference's device copy for the floor was wrong", p->name);
   return opts->floor * r.median_ms;
 }
@@ -597,7 +719,8 @@ static int bench(int n_baselines) {
           if (baseline_variant(b) == v) base = b;
       }
       result_line res;
-      run_case(&c, (session *const[]){&run}, 1, &res, 0);
+      double none = 0;
+      run_case(&c, (session *const[]){&run}, 1, &res, 0, &none);
       if (row == 0) copy_ms = res.median_ms;
       if (!strcmp(kind, "baseline")) base_ms[base] = res.median_ms;
       bench_row(c.slug, kind, pts[p].label, n, &res, bytes, copy_ms, n_baselines ? base_ms[base] : 0);
@@ -648,6 +771,9 @@ static void start_runner(void) {
   call_limit_ms = (int)(limit * 1000);
   /* A duel's two runners start together: their CUDA contexts (a few tenths of
    * a second each) are made side by side. */
+  /* A duel stops the idle side with its whole tree: orphans of a runner's
+   * helpers become the judge's, where session_pause finds them (proc_tree.h). */
+  if (opts->versus && session_adopt_orphans()) die(3, "cannot adopt orphans (PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
   if (session_spawn(&run, argv, opts->profiled ? profiled_dir() : NULL, (int)(limit * 1000))) runner_failed(&run, "(start)");
   char *vargv[2] = {(char *)opts->versus, NULL};
   if (opts->versus && session_spawn(&versus, vargv, NULL, (int)(limit * 1000))) runner_failed(&versus, "(start)");
@@ -671,6 +797,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   profiling = getenv("SCANLAB_JUDGE_PROFILE") != NULL;
+  phase_report = getenv("SCANLAB_JUDGE_PHASES") != NULL;
+  noise_from_env("SCANLAB_PHASE_NOISE", &phase_rel, &phase_abs_ms);
+  noise_from_env("SCANLAB_CEILING_NOISE", &ceiling_rel, &ceiling_abs_ms);
   mark = clock_now_s();
   if (!o.assignment) die(2, "--assignment: which assignment?");
   if (!(spec = find_spec(o.assignment))) die(2, "--assignment: no assignment '%s'", o.assignment);
@@ -725,7 +854,9 @@ int main(int argc, char **argv) {
       c[1].slug = other.slug, c[1].spec_variant = other.spec_variant, c[1].runner_variant = other.runner_variant;
       /* The floor judges the student's variant: its unavoidable bytes. */
       double floor_ms = o.versus && o.floor > 0 ? duel_floor_ms(&c[0]) : 0;
-      run_case(c, sides, o.versus ? 2 : 1, res, floor_ms);
+      double none = 0;
+      if (o.versus) duel_case(c, sides, res, floor_ms);
+      else run_case(c, sides, 1, res, floor_ms, &none);
       if (o.versus) emit(o.result_fd, &res[1]); /* the reference's line first */
       emit(o.result_fd, &res[0]);
     }

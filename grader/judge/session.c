@@ -20,6 +20,22 @@
 /* How long the judge polls for DONE before it sleeps: longer than most batches,
  * short enough that a slow one does not hold a core for long. */
 static const double DONE_SPIN_MS = 50;
+/* How long session_pause waits for a runner's other processes to stop. */
+static const double STOP_WAIT_S = 0.5;
+
+/* The runners started and not yet finished, so that their other processes
+ * (proc_tree.h) are told from strays; and whether orphans are adopted. */
+static pid_t live_runners[4];
+static int n_live, adopting;
+
+static void live_add(pid_t pid) {
+  if (n_live < (int)(sizeof live_runners / sizeof *live_runners)) live_runners[n_live++] = pid;
+}
+
+static void live_remove(pid_t pid) {
+  for (int i = 0; i < n_live; i++)
+    if (live_runners[i] == pid) live_runners[i] = live_runners[--n_live];
+}
 
 static int fail(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(session *s, const char *fmt, ...) {
@@ -49,6 +65,7 @@ static void describe_end(session *s, int status, const char *what) {
 static int runner_gone(session *s, const char *during) {
   int status;
   if (subproc_wait_until(s->pid, clock_now_s() + 2.0, SUBPROC_KEEP, &status) == SUBPROC_ENDED) {
+    live_remove(s->pid);
     s->pid = -1;
     describe_end(s, status, during);
     s->dead = 1;
@@ -136,6 +153,7 @@ int session_spawn(session *s, char *const argv[], const char *profiled_dir, int 
     return fail(s, "%s", subproc_error_text(&e, "", why, sizeof why));
   }
   s->pid = pid;
+  live_add(pid);
   close(to_runner[0]);
   close(from_runner[1]);
   s->cmd = to_runner[1];
@@ -188,7 +206,13 @@ int session_prepare(session *s, uint32_t calls) {
   memset(&m, 0, sizeof m);
   m.u.run.calls = calls;
   s->calls = calls;
-  return send_cmd(s, &m, WIRE_RUN) || recv_reply(s, &m, WIRE_SET, "while it prepared a batch") ? -1 : 0;
+  double start = clock_now_s();
+  if (send_cmd(s, &m, WIRE_RUN)) return -1;
+  /* The steps around the window are timed asleep (poll): a wake-up costs both
+   * sides alike some microseconds, and the judge leaves the cores to the runner. */
+  int rc = wire_recv(s->reply, &m, s->limit_ms);
+  s->prep_ms = 1e3 * (clock_now_s() - start);
+  return check_reply(s, rc, &m, WIRE_SET, "while it prepared a batch");
 }
 
 int session_go(session *s, session_time *t) {
@@ -205,7 +229,11 @@ int session_go(session *s, session_time *t) {
   if (m.u.done.calls != s->calls) return fail(s, "the runner says it made %u calls, not %u", m.u.done.calls, s->calls);
   double runner_ms = m.u.done.ms;
   if (!(runner_ms >= 0 && runner_ms < 1e9)) return fail(s, "the runner reported a time of %g ms", runner_ms);
-  if (recv_reply(s, &m, WIRE_OUT, "while it handed back the outputs")) return -1;
+  double done = clock_now_s();
+  rc = wire_recv(s->reply, &m, s->limit_ms);
+  t->fetch_ms = 1e3 * (clock_now_s() - done);
+  if (check_reply(s, rc, &m, WIRE_OUT, "while it handed back the outputs")) return -1;
+  t->prep_ms = s->prep_ms;
   t->judge_ms = judge_ms;
   t->runner_ms = runner_ms;
   /* A runner that says less than the judge saw gains nothing; one that says
@@ -222,14 +250,57 @@ int session_end_case(session *s) {
   return send_cmd(s, &m, WIRE_END);
 }
 
+int session_idle(session *s, double *ms) {
+  if (s->dead) return -1;
+  wire_msg m;
+  memset(&m, 0, sizeof m);
+  double start = clock_now_s();
+  if (send_cmd(s, &m, WIRE_IDLE)) return -1;
+  int rc = wire_recv(s->reply, &m, s->limit_ms);
+  *ms = 1e3 * (clock_now_s() - start);
+  return check_reply(s, rc, &m, WIRE_QUIET, "while it waited for an idle device");
+}
+
+int session_adopt_orphans(void) {
+  if (judge_tree_adopt_orphans()) return -1;
+  adopting = 1;
+  return 0;
+}
+
+/* Stops the runner's other processes: its descendants, and the strays (the
+ * judge's adopted orphans), into s->stopped; waits until they have stopped. */
+static void stop_others(session *s) {
+  s->n_stopped = judge_tree_descendants(s->pid, s->stopped, 0, PROC_TREE_MAX);
+  if (adopting) s->n_stopped = judge_tree_strays(live_runners, n_live, s->stopped, s->n_stopped, PROC_TREE_MAX);
+  for (int i = 0; i < s->n_stopped; i++) kill(s->stopped[i], SIGSTOP);
+  double deadline = clock_now_s() + STOP_WAIT_S;
+  for (int i = 0; i < s->n_stopped; i++) judge_tree_wait_stopped(s->stopped[i], deadline);
+}
+
+static void resume_others(session *s) {
+  for (int i = 0; i < s->n_stopped; i++) kill(s->stopped[i], SIGCONT);
+  s->n_stopped = 0;
+}
+
+/* Kills the strays: nothing of a runner's outlives the judge. */
+static void kill_strays(void) {
+  if (!adopting) return;
+  pid_t p[PROC_TREE_MAX];
+  int n = judge_tree_strays(live_runners, n_live, p, 0, PROC_TREE_MAX);
+  for (int i = 0; i < n; i++) kill(p[i], SIGKILL);
+  for (int i = 0; i < n; i++) waitpid(p[i], NULL, 0); /* the judge's own children; ECHILD at once for the rest */
+}
+
 void session_pause(session *s) {
   if (s->pid <= 0 || s->paused) return;
+  stop_others(s); /* first, so that no helper notices the runner stop and reacts */
   if (kill(s->pid, SIGSTOP)) return;
   int status;
   pid_t r;
   while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR) {
   }
   if (r == s->pid && !WIFSTOPPED(status)) { /* it ended instead: its next reply says how */
+    live_remove(s->pid);
     s->pid = -1;
     describe_end(s, status, "while the other side ran");
     s->dead = 1;
@@ -240,6 +311,7 @@ void session_pause(session *s) {
 
 void session_resume(session *s) {
   if (s->pid > 0 && s->paused) kill(s->pid, SIGCONT);
+  resume_others(s);
   s->paused = 0;
 }
 
@@ -259,12 +331,15 @@ int session_finish(session *s) {
     double deadline = ok ? clock_now_s() + s->limit_ms / 1000.0 : 0;
     if (subproc_wait_until(s->pid, deadline, SUBPROC_KILL, &status) == SUBPROC_KILLED && ok)
       fail(s, "the runner did not exit after its last case");
+    live_remove(s->pid);
     s->pid = -1;
     if (!s->dead && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
       describe_end(s, status, "after its last case");
       s->dead = 1;
     }
   }
+  resume_others(s); /* a stray stopped with the runner is killed stopped or not */
+  kill_strays();
   if (!s->dead && s->reply >= 0) unsolicited(s, "after its last reply"); /* the runner has ended: all it wrote is there */
   if (s->reply >= 0) close(s->reply);
   s->reply = -1;

@@ -21,11 +21,11 @@ int result_format(char *buf, size_t cap, const result_line *r) {
                      " ok=%d checked=%d median_ms=%.6g min_ms=%.6g reps=%d verified=%d bad_reps=%d"
                      " mismatches=%" PRIu64 " first_bad=%" PRId64 " first_x=%" PRId64 " first_y=%" PRId64
                      " max_err=%.6g masked=%" PRIu64 " nonfinite=%" PRIu64 " work_bytes=%" PRIu64
-                     " overhead_ms=%.6g floor_ms=%.6g too_fast=%d\n",
+                     " overhead_ms=%.6g floor_ms=%.6g too_fast=%d charged_ms=%.6g solo_ms=%.6g\n",
                      r->case_name, r->variant, r->n, r->seed, r->ok, r->checked, r->median_ms,
                      r->min_ms, r->reps, r->verified, r->bad_reps, r->mismatches, r->first_bad,
                      r->first_x, r->first_y, r->max_err, r->masked, r->nonfinite, r->work_bytes,
-                     r->overhead_ms, r->floor_ms, r->too_fast);
+                     r->overhead_ms, r->floor_ms, r->too_fast, r->charged_ms, r->solo_ms);
   return (len < 0 || (size_t)len >= cap) ? -1 : len;
 }
 
@@ -67,13 +67,13 @@ static int parse_double(const char *s, double *out) {
 
 enum { K_CASE, K_VARIANT, K_N, K_SEED, K_OK, K_CHECKED, K_MEDIAN, K_MIN, K_REPS, K_VERIFIED,
        K_BAD_REPS, K_MISMATCHES, K_FIRST_BAD, K_FIRST_X, K_FIRST_Y, K_MAX_ERR, K_MASKED, K_NONFINITE,
-       K_WORK_BYTES, K_REQUIRED, K_OVERHEAD = K_REQUIRED, K_FLOOR, K_TOO_FAST, K_COUNT };
+       K_WORK_BYTES, K_REQUIRED, K_OVERHEAD = K_REQUIRED, K_FLOOR, K_TOO_FAST, K_CHARGED, K_SOLO, K_COUNT };
 static const char *const KEYS[K_COUNT] = {"case", "variant", "n", "seed", "ok", "checked",
                                           "median_ms", "min_ms", "reps", "verified", "bad_reps",
                                           "mismatches", "first_bad", "first_x", "first_y", "max_err",
                                           "masked", "nonfinite", "work_bytes",
                                           /* optional (0 when absent): the judge's timing of a duel */
-                                          "overhead_ms", "floor_ms", "too_fast"};
+                                          "overhead_ms", "floor_ms", "too_fast", "charged_ms", "solo_ms"};
 
 int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
   char buf[RESULT_LINE_MAX];
@@ -140,8 +140,10 @@ int result_parse(const char *line, result_line *r, char *err, size_t errcap) {
       r->too_fast = (int)u;
       break;
     case K_OVERHEAD:
-    case K_FLOOR: {
-      double *d = k == K_OVERHEAD ? &r->overhead_ms : &r->floor_ms;
+    case K_FLOOR:
+    case K_CHARGED:
+    case K_SOLO: {
+      double *d = k == K_OVERHEAD ? &r->overhead_ms : k == K_FLOOR ? &r->floor_ms : k == K_CHARGED ? &r->charged_ms : &r->solo_ms;
       bad = parse_double(val, d);
       if (!bad && !(isfinite(*d) && *d >= 0))
         return fail(err, errcap, "%s=%s is not a finite non-negative time", tok, val);

@@ -5,7 +5,7 @@
  *
  *   result case=n1000 variant=shfl n=1000 seed=7 ok=1 checked=1 median_ms=0.0712 min_ms=0.07 reps=20
  *          verified=20 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 max_err=0 masked=0
- *          nonfinite=0 work_bytes=0 overhead_ms=0.004 floor_ms=0 too_fast=0
+ *          nonfinite=0 work_bytes=0 overhead_ms=0.004 floor_ms=0 too_fast=0 charged_ms=0 solo_ms=0
  *
  * Every timed rep is verified (`verified` of them; `bad_reps` were wrong). The
  * comparison fields describe the first wrong rep, or the last rep when none was
@@ -16,8 +16,12 @@
  * empty window costs a sample (the protocol and the wait for an idle device),
  * per call of a batch; in a perf duel with a floor, floor_ms is the time below
  * which a call cannot be (a fraction of the reference's device copy of its
- * unavoidable bytes) and too_fast counts the timed samples below it. These three
- * are optional to the parser (0 when absent).
+ * unavoidable bytes) and too_fast counts the timed samples below it. In a duel,
+ * the student's charged_ms is what its steps around the window (RUN -> SET,
+ * DONE -> OUT, IDLE -> QUIET) took beyond the reference's, per call, already
+ * added to each of its samples; the reference's solo_ms is its median per call
+ * taken alone, before the student's code ran, which its duel median must agree
+ * with (the ceiling). These five are optional to the parser (0 when absent).
  *
  * The runner formats it with result_format and the grader reads it back with
  * result_parse, so the two can never disagree about the syntax. */
@@ -56,6 +60,8 @@ typedef struct result_line {
   double overhead_ms;  /* an empty window's cost, per call of a batch */
   double floor_ms;     /* the memory system's limit for one call (0: none) */
   int too_fast;        /* timed samples below floor_ms: the timing is not trusted */
+  double charged_ms;   /* a duel's student: its phases' excess over the reference's, per call, in its times */
+  double solo_ms;      /* a duel's reference: its median per call alone (the ceiling's figure) */
 } result_line;
 
 /* Writes the line, with its trailing newline, into buf. Returns its length, or

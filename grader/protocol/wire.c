@@ -98,7 +98,7 @@ const char *wire_op_name(uint32_t op) {
   static const char *const names[] = {
       [WIRE_HELLO] = "HELLO", [WIRE_CASE] = "CASE", [WIRE_READY] = "READY", [WIRE_RUN] = "RUN",
       [WIRE_DONE] = "DONE",   [WIRE_END] = "END",   [WIRE_QUIT] = "QUIT",  [WIRE_SET] = "SET",
-      [WIRE_GO] = "GO",       [WIRE_OUT] = "OUT",
+      [WIRE_GO] = "GO",       [WIRE_OUT] = "OUT",   [WIRE_IDLE] = "IDLE", [WIRE_QUIET] = "QUIET",
   };
   return op < sizeof names / sizeof *names && names[op] ? names[op] : "an unknown message";
 }

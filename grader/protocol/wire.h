@@ -21,13 +21,20 @@
  *                     clock stops as it reads this; the runner's own
  *                     milliseconds ride along
  *   runner -> OUT     every output downloaded into the shared memory
+ *   judge  -> IDLE    (a duel, before the other side is timed) wait until the
+ *                     device is idle: every stream, graph and host callback
+ *   runner -> QUIET   the device is idle; the judge times IDLE -> QUIET, and
+ *                     RUN -> SET and DONE -> OUT, as well as GO -> DONE
  *   judge  -> END     the case is over: free its buffers
  *   judge  -> QUIT
  *
  * Nothing the runner sends is a verdict: the judge compares the outputs itself,
  * and times GO -> DONE on its own clock; a sample's time is the larger of that
  * and the runner's word, so a runner that lies about its time can only look
- * slower (docs/grading.md, threat model). */
+ * slower. The judge's clock is on the other steps too (RUN -> SET, DONE -> OUT,
+ * IDLE -> QUIET): in a duel, what a student's step takes beyond the
+ * reference's same step is charged to its samples (docs/grading.md, threat
+ * model). */
 #ifndef SCANLAB_WIRE_H
 #define SCANLAB_WIRE_H
 
@@ -63,6 +70,8 @@ typedef enum wire_op {
   WIRE_SET,
   WIRE_GO,
   WIRE_OUT,
+  WIRE_IDLE,
+  WIRE_QUIET,
 } wire_op;
 
 /* One buffer of one call, inside the call's slot of the shared memory. */

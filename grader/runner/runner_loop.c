@@ -281,6 +281,11 @@ static int protocol(const char *profiled_dir) {
       reply(&m, WIRE_OUT, seq);
       break;
     }
+    case WIRE_IDLE: /* the judge's probe: nothing of this process runs on the device when it reads QUIET */
+      dev->idle();
+      memset(&m.u, 0, sizeof m.u);
+      reply(&m, WIRE_QUIET, seq);
+      break;
     case WIRE_END: case_close(); break;
     case WIRE_QUIT: case_close(); return 0;
     default: die(2, "unexpected %s from the judge", wire_op_name(m.op));

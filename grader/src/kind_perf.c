@@ -46,6 +46,11 @@ static void story_window(story *s, const result_line *ref, const result_line *st
     fprintf(s->f, "; floor %.4f ms, the reference's fastest sample %.2fx it, the student's %.2fx", ref->floor_ms,
             ref->min_ms / ref->floor_ms, st->min_ms / st->floor_ms);
   fputc('\n', s->f);
+  /* The judge's clock on the steps around the window, and the ceiling's figure (docs/grading.md, "Timing: a duel"). */
+  if (ref->solo_ms > 0) fprintf(s->f, "  reference alone %.4f ms, in the duel %.4f ms\n", ref->solo_ms, ref->median_ms);
+  if (st->charged_ms > 0)
+    fprintf(s->f, "  charged %.4f ms a call: the student's steps around the window (upload, download, waits for an idle device) "
+            "took that much more than the reference's\n", st->charged_ms);
 }
 
 void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {

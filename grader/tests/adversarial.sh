@@ -34,6 +34,15 @@
 #                 slow:MS (pass, and the result line's min_ms at least MS: work the attempt
 #                   left running after its call returned was timed)
 #                 exit5:ERE (judge exit 5, no result line, ERE on stderr)
+#                 nogain:R (a perf duel, as a perf check runs it: judge --versus
+#                   assignments/NN/ref/reference --floor 0.8, the case's own samples;
+#                   the attempt earns no more than an honest run R times as slow as
+#                   the reference: the judge ends the run with no line of the
+#                   student's (exit 5: killed or broke the protocol; exit 6: the
+#                   reference was disturbed), or the student's line is right and
+#                   either under the floor (too_fast) or its median at least R x
+#                   the reference's)
+#                 none (not run in this row: its trick is timed on another case)
 #                 - (not run: the build decided it)
 # The counts come from the result line, since a case's calls per sample (spec.c's
 # batch) may change: n1025 makes 5 calls, n2^24 5 x its batch, 05's cases 5 x 16.
@@ -119,6 +128,10 @@ ATTEMPTS="
 04-thread-precompute     | built | exit5:$SANDBOX_KILL | exit5:$SANDBOX_KILL | exit5:$SANDBOX_KILL
 04-forge-done            | built | exit5:$PROTOCOL | exit5:$PROTOCOL | exit5:$PROTOCOL
 04-patch-timer           | link:multiple definition of .cudaEventElapsedTime | - | - | -
+04-settle-precompute     | built | none            | nogain:3        | none
+04-early-done-timer      | built | none            | nogain:3        | none
+04-spin-into-reference   | built | none            | nogain:3        | none
+04-spin-other-context    | built | none            | nogain:2        | none
 04-extern-cpu-reference  | link:undefined reference to .(scan_cpu_i32|hx_scan_cpu|compact_cpu_repeats) | - | - | -
 04-cub-disguised         | refused:^refused: large_scan.cu uses CUB \(it includes cub/ | - | - | -
 04-thrust-alias          | refused:^refused: large_scan.cu uses Thrust \(it includes thrust/ | - | - | -
@@ -293,6 +306,10 @@ run_case() {
   mkdir -p "$dir/grade-results/latest"
   ln -s "$ROOT/assignments" "$dir/assignments"
   local cmd=("$ROOT/$JUDGE" --assignment "$a" --runner "$bin" --variant "$variant" --case "$kase" --reps 3 --result-fd 3)
+  case $want in nogain:*) # a perf duel against the reference, with the case's own samples
+    cmd=("$ROOT/$JUDGE" --assignment "$a" --runner "$bin" --versus "$ROOT/assignments/$a/ref/reference" --floor 0.8
+      --variant "$variant" --case "$kase" --result-fd 3) ;;
+  esac
   case $JUDGE in /*) cmd[0]=$JUDGE ;; esac
   local wrap=()
   command -v setsid > /dev/null && wrap+=(setsid -w)
@@ -307,7 +324,9 @@ run_case() {
   err=$dir/stderr
   why=$(grep -m1 -E 'wrong in|judge: ' "$err" | sed -E 's/^[0-9]{2}-[a-z-]+ judge: //' || true)
   [ -n "$why" ] || why=$(grep -v '^adv \|^result ' "$err" | tail -1 || true)
-  if [ "$lines" -eq 1 ]; then
+  if [[ $want == nogain:* ]]; then
+    duel_got "$dir" "$rc" "$lines" "$why"
+  elif [ "$lines" -eq 1 ]; then
     GOT="exit $rc, ok=$ok, wrong in $bad_reps of $verified calls"
     [ "$ok" = 1 ] || GOT+=" (${why:-no reason on stderr})"
   else
@@ -341,8 +360,37 @@ run_case() {
       if [ "$kind" = wrong-all ]; then [ "$bad_reps" = "$verified" ]; else [ "$bad_reps" = $((verified - 1)) ]; fi
       ;;
     exit5) [ "$rc" -eq 5 ] && [ "$lines" -eq 0 ] && grep -Eq -- "$pat" "$err" ;;
+    nogain) duel_nogain "$dir" "$rc" "$pat" ;;
     *) GOT+=" (the table's '$want' is not a verdict)"; return 1 ;;
   esac
+}
+
+# A duel's result lines: the reference's first, then the student's (judge --versus).
+duel_field() { grep '^result ' "$1/results" | sed -n "$2p" | grep -o " $3=[^ ]*" | cut -d= -f2 || true; }
+
+# duel_got DIR RC LINES WHY: what a duel gave, into GOT.
+duel_got() {
+  local dir=$1 rc=$2 lines=$3 why=$4 ref st
+  if [ "$lines" -eq 2 ]; then
+    ref=$(duel_field "$dir" 1 median_ms)
+    st=$(duel_field "$dir" 2 median_ms)
+    GOT="exit $rc, the student's ok=$(duel_field "$dir" 2 ok) median $st ms (charged $(duel_field "$dir" 2 charged_ms)), "
+    GOT+="too_fast=$(duel_field "$dir" 2 too_fast), the reference's $ref ms (alone $(duel_field "$dir" 1 solo_ms)): "
+    GOT+="$(awk -v s="$st" -v r="$ref" 'BEGIN { printf "%.2f", r > 0 ? s / r : 0 }')x"
+  else
+    GOT="exit $rc, $lines result lines${why:+: $why}"
+  fi
+}
+
+# duel_nogain DIR RC R: 0 when the attempt earned no more than an honest run R x the reference.
+duel_nogain() {
+  local dir=$1 rc=$2 r=$3 lines
+  lines=$(grep -c '^result ' "$dir/results" || true)
+  if [ "$rc" -eq 5 ] || [ "$rc" -eq 6 ]; then [ "$(duel_field "$dir" 2 ok)" = "" ]; return; fi
+  [ "$rc" -eq 0 ] && [ "$lines" -eq 2 ] || return 1
+  [ "$(duel_field "$dir" 2 ok)" = 1 ] || return 0 # wrong: no points
+  [ "$(duel_field "$dir" 2 too_fast)" = 0 ] || return 0 # under the floor: no points
+  awk -v s="$(duel_field "$dir" 2 median_ms)" -v ref="$(duel_field "$dir" 1 median_ms)" -v r="$r" 'BEGIN { exit !(s + 0 >= r * ref) }'
 }
 
 # What a verdict of the table means, for a FAIL line.
@@ -353,6 +401,7 @@ describe() {
     wrong-all) echo "exit 0, ok=0, wrong in every call ('wrong in' on stderr)" ;;
     wrong-but-first) echo "exit 0, ok=0, wrong in every call but the first ('wrong in' on stderr)" ;;
     exit5:*) echo "exit 5, no result line, stderr matching /${1#exit5:}/" ;;
+    nogain:*) echo "in a duel with the reference, no more than an honest run ${1#nogain:} x the reference: exit 5 or 6 with no line of the student's, or its line wrong, under the floor, or its median at least ${1#nogain:} x the reference's" ;;
     built) echo "built: compiled, accepted by the inspection, linked" ;;
     refused:*) echo "refused, the inspection's line matching /${1#refused:}/" ;;
     link:*) echo "the runner's link fails, its messages matching /${1#link:}/" ;;
@@ -399,6 +448,10 @@ for name in "${NAMES[@]}"; do
   for i in "${!cases[@]}"; do
     read -r variant kase <<< "${cases[i]}"
     w=${wants[i]:-}
+    if [ "$w" = none ]; then
+      summary+="${summary:+; }$kase: not run"
+      continue
+    fi
     if [ -z "$w" ] || [ "$w" = - ]; then
       bad+="${bad:+; }$kase: the table has no verdict for it"
       continue

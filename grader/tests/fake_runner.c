@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend_cpu.h"
@@ -153,6 +154,65 @@ static void sleep_ms(int ms) {
   }
 }
 
+/* ---------------------------------------------------------------- work outside the window (a duel's clock)
+ *
+ * Students who do the work of a call where the judge's GO -> DONE window does
+ * not see it, on the shared fake device of backend_cpu.h (FAKE_DEVICE): each
+ * does a paced call's device work (FAKE_PACE_MS) somewhere, and scans right. */
+
+/* FAKE_STUDENT=helper-child: a helper process, as a runner whose sandbox is
+ * gone could start one, that moves to a session of its own, is orphaned (its
+ * parent exits), and queues work on a second context for as long as it runs.
+ * Started in main, before the sandbox; its pid goes to FAKE_HELPER_PID. */
+static void start_helper(void) {
+  pid_t mid = fork();
+  if (mid != 0) {
+    if (mid > 0) waitpid(mid, NULL, 0);
+    return;
+  }
+  setsid();
+  pid_t helper = fork();
+  if (helper != 0) _exit(0); /* the helper is an orphan now */
+  const char *path = getenv("FAKE_HELPER_PID");
+  if (path) {
+    FILE *f = fopen(path, "w");
+    if (f) fprintf(f, "%ld\n", (long)getpid()), fclose(f);
+  }
+  for (int i = 0; i < 200000; i++) { /* at most about 200 s: never outlives a test by much */
+    cpu_device_queue(FAKE_HIDDEN_CONTEXT, 5);
+    sleep_ms(1);
+  }
+  _exit(0);
+}
+
+/* 1 when mode is one of these students (the call is then done). */
+static int timing_student(const uint32_t *in, uint32_t *out, uint64_t n) {
+  double pace = cpu_device_pace_ms();
+  if (is("paced") || is("helper-child")) {
+    /* Honest: the scan and a paced call's device work, in the window. */
+    scan(in, out, n);
+    cpu_device_work(pace);
+  } else if (is("settle-work")) {
+    /* The device work was done in settle (backend_cpu.c), before GO. */
+    scan(in, out, n);
+  } else if (is("early-done") || is("spin-into-reference")) {
+    /* The work queued on its own context, the timer patched not to wait
+     * (backend_cpu.c): DONE goes out before it is done. */
+    scan(in, out, n);
+    cpu_device_queue(cpu_device_context(), pace);
+  } else if (is("second-context")) {
+    /* Honest work, and kernels left spinning in two contexts of its own (which
+     * the runner's idle does not wait for) into the other side's turn. */
+    scan(in, out, n);
+    cpu_device_work(pace);
+    cpu_device_queue(FAKE_HIDDEN_CONTEXT, 10 * pace);
+    cpu_device_queue(FAKE_HIDDEN_CONTEXT - 1, 10 * pace);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
 static size_t workspace(int variant, uint64_t n, uint64_t param) {
   (void)variant, (void)param;
   /* A DONE before GO (before READY, even): the runner's own READY then comes where DONE was due. */
@@ -171,7 +231,9 @@ static void call(const hx_call *c) {
     repeats(in, n, out, (uint32_t *)c->out[1]);
     return;
   }
-  if (is("honest") || is("attack-runner-state")) {
+  if (timing_student(in, out, n)) {
+    return;
+  } else if (is("honest") || is("attack-runner-state")) {
     scan(in, out, n);
   } else if (is("memoize")) {
     /* Scans the first call of a case, then copies that output on every later call. */
@@ -287,6 +349,10 @@ static const hx_runner fake = {
 
 int main(int argc, char **argv) {
   if (getenv("FAKE_STUDENT")) mode = getenv("FAKE_STUDENT");
+  if (is("helper-child") && argc >= 2 && !strcmp(argv[1], "--runner-protocol")) {
+    CPU_BACKEND.init((char[128]){0}, 128); /* the shared device, mapped before the fork */
+    start_helper();
+  }
   if (is("wrong-assignment")) {
     static const hx_runner other = {.name = "03-blelloch", .slugs = slugs, .n_slugs = 5, .call = call};
     return runner_main(argc, argv, &other, &CPU_BACKEND);

@@ -7,11 +7,14 @@
  * get: the judge's exit status, whether its one result line says ok, and a
  * phrase its stderr must hold. Results go to descriptor 3, which the runner
  * never holds; the runner's own stdout and stderr are kept apart. */
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "phase_clock.h"
 #include "result.h"
 #include "tests.h"
 
@@ -54,6 +57,12 @@ static const attempt ATTEMPTS[] = {
     {"wrong-assignment", "--case n1025", 2, 0, 0, "is the runner of '03-blelloch', not of 04-large-scan"},
 };
 
+/* The noise figures of a duel (grader/judge/phase_clock.h) for the CPU tier:
+ * its host-memory device is timed through the scheduler of a shared, loaded
+ * host, whose ticks (4 ms) are the noise here, not a GPU's. A duel's paced
+ * calls (FAKE_PACE_MS, below) are long beside them. */
+#define CPU_TIER_NOISE "SCANLAB_PHASE_NOISE='0.1 10' SCANLAB_CEILING_NOISE='0.25 20'"
+
 /* Runs the judge in dir on the fake runner (FAKE_STUDENT=student) with args
  * after its fixed options; returns its exit status, its result lines and its
  * stderr (malloc'd; the test asserts they exist). */
@@ -61,9 +70,9 @@ static int run_judge_on(const char *dir, const char *runner, const char *student
                         char **err) {
   char cmd[2048], path[1024];
   snprintf(cmd, sizeof cmd,
-           "cd %s && FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/%s "
+           "cd %s && %s FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/%s "
            "--reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
-           dir, student, getenv("PWD"), getenv("PWD"), runner, args);
+           dir, CPU_TIER_NOISE, student, getenv("PWD"), getenv("PWD"), runner, args);
   int rc = run_shell(cmd);
   snprintf(path, sizeof path, "%s/results", dir);
   *results = read_text(path);
@@ -209,6 +218,27 @@ START_TEST(test_judge_bad_usage) {
 }
 END_TEST
 
+/* A noise figure from the environment that is not "REL ABS_MS": exit 2 and one line naming it. */
+START_TEST(test_judge_bad_noise) {
+  static const char *const BAD_NOISE[] = {"SCANLAB_PHASE_NOISE=0.1", "SCANLAB_CEILING_NOISE='0.1 5 x'",
+                                          "SCANLAB_PHASE_NOISE='-1 5'", "SCANLAB_CEILING_NOISE='0.1 1e9'"};
+  char *dir = make_temp_dir("judge-noise"), cmd[1024], path[1024];
+  for (size_t i = 0; i < sizeof BAD_NOISE / sizeof *BAD_NOISE; i++) {
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s/build/grader/judge --assignment 04-large-scan --list >out 2>err", dir, BAD_NOISE[i],
+             getenv("PWD"));
+    int rc = run_shell(cmd);
+    snprintf(path, sizeof path, "%s/err", dir);
+    char *err = read_text(path), name[32];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(BAD_NOISE[i], "="), BAD_NOISE[i]);
+    ck_assert_msg(rc == 2, "%s: exit %d, want 2: %s", BAD_NOISE[i], rc, err);
+    ck_assert_msg(err && strstr(err, name) && strstr(err, "is not 'REL ABS_MS'"), "%s: %s", BAD_NOISE[i], err);
+    free(err);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* --list needs no runner, and names the spec's cases with their batch-free row. */
 START_TEST(test_judge_list) {
   char *dir = make_temp_dir("judge-list");
@@ -308,23 +338,25 @@ END_TEST
 
 /* A duel's floor (--floor F): F times the reference's device copy of the
  * call's unavoidable bytes. With the reference's copy made 50 ms slower
- * (FAKE_COPY=slow), every sample of both sides is under the floor and counted
- * in too_fast; with a plain copy and F = 0.01, none is. The copy's own run
+ * (FAKE_COPY=slow) and F = 1, every sample of both sides is under the floor and counted
+ * in too_fast; with a plain copy and F = 0.01, none is: both sides' calls take
+ * 20 ms of device work (paced), far above a hundredth of a copy even when the
+ * loaded host's scheduler stretches the copy to a few ms. The copy's own run
  * writes no result line. */
 static const struct {
-  const char *reference_env, *floor;
+  const char *student, *reference_env, *floor;
   double floor_min_ms;
   int too_fast;
 } FLOORS[] = {
-    {"FAKE_STUDENT=honest FAKE_COPY=slow", "0.5", 25, 3},
-    {"FAKE_STUDENT=honest", "0.01", 0, 0},
+    {"honest", "FAKE_STUDENT=honest FAKE_COPY=slow", "1", 45, 3},
+    {"paced FAKE_PACE_MS=20", "FAKE_STUDENT=paced FAKE_PACE_MS=20", "0.01", 0, 0},
 };
 
 START_TEST(test_judge_floor) {
   char *dir = make_temp_dir("judge-floor"), *results, *err, args[256];
   write_reference(dir, FLOORS[_i].reference_env);
   snprintf(args, sizeof args, "--versus ./reference --floor %s --case n1025", FLOORS[_i].floor);
-  int rc = run_judge(dir, "honest", args, &results, &err);
+  int rc = run_judge(dir, FLOORS[_i].student, args, &results, &err);
   ck_assert_msg(rc == 0, "floor %d: judge exited %d: %s", _i, rc, err);
   int lines = 0;
   for (char *line = results, *nl; *line; line = nl + 1, lines++) {
@@ -353,9 +385,9 @@ START_TEST(test_judge_duel_open_order) {
   char *dir = make_temp_dir("judge-open"), path[1024], cmd[2048];
   write_reference(dir, "FAKE_TAG=reference");
   snprintf(cmd, sizeof cmd,
-           "cd %s && FAKE_TAG=student FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner "
+           "cd %s && %s FAKE_TAG=student FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner "
            "%s/build/tests/fake-runner --versus ./reference --case n1025,n65535 --reps 2 --result-fd 3 3>results 2>err",
-           dir, getenv("PWD"), getenv("PWD"));
+           dir, CPU_TIER_NOISE, getenv("PWD"), getenv("PWD"));
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/err", dir);
   char *err = read_text(path);
@@ -420,15 +452,16 @@ static char proc_state(long pid) {
 }
 
 /* While one side of a duel is timed the other is stopped (SIGSTOP): here the
- * reference hangs in its first sample, and meanwhile the student's runner (the
- * judge's first child) must be in state T, so no thread of it can run. */
+ * reference hangs in its first sample (one of its samples alone, before the
+ * student's first call), and meanwhile the student's runner (the judge's first
+ * child) must be in state T, so no thread of it can run. */
 START_TEST(test_judge_duel_stops_the_other_side) {
   char *dir = make_temp_dir("judge-stop"), path[1024], cmd[2048];
   write_reference(dir, "FAKE_STUDENT=hang");
   snprintf(cmd, sizeof cmd,
-           "cd %s && { FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
+           "cd %s && { %s FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
            "--versus ./reference --case n1025 --call-timeout 4 3>results 1>out 2>err & echo $! > judge.pid; wait; touch done; } &",
-           dir, getenv("PWD"), getenv("PWD"));
+           dir, CPU_TIER_NOISE, getenv("PWD"), getenv("PWD"));
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/judge.pid", dir);
   long judge = 0, kids[4] = {0};
@@ -463,6 +496,151 @@ START_TEST(test_judge_duel_stops_the_other_side) {
 }
 END_TEST
 
+
+/* ---------------------------------------------------------------- work outside the window */
+
+/* A duel on one shared fake device (backend_cpu.h, FAKE_DEVICE): the reference
+ * does a paced call (PACE_MS of device work, in its window); each student does
+ * the same work somewhere else. The judge's clock on every step charges what a
+ * student's steps take beyond the reference's to its samples; work that runs
+ * into the reference's turn where no probe sees it (a second context) slows the
+ * reference beyond its samples alone: retried, then exit 6. Each row fails on
+ * a019dd7's judge, which timed GO -> DONE only, stopped the runner's pid only,
+ * and had no ceiling. */
+#define PACE_MS 100
+typedef struct outside {
+  const char *student;
+  int exit_code;
+  double charged_min, charged_max; /* the student's charged_ms, in paces */
+  const char *says;                /* in the judge's stderr */
+} outside;
+
+static const outside OUTSIDE[] = {
+    /* honest: the work in its window; its steps are the reference's, within the noise */
+    {"paced", 0, 0, 0.25, ""},
+    /* a redirected backend's settle does the batch's work after the uploads, before GO */
+    {"settle-work", 0, 0.6, 3, "RUN->SET"},
+    /* a patched timer sends DONE before the work is done; the download waits for it */
+    {"early-done", 0, 0.6, 3, "charged to its samples"},
+    /* the same, the work on a stream the download does not wait for: the IDLE probe does */
+    {"spin-into-reference", 0, 0.6, 3, "charged to its samples"},
+    /* a kernel on a second context, which no wait of the runner's sees, into the reference's turn */
+    {"second-context", 6, 0, 0, "the case is run again"},
+};
+
+/* dir/dev (the shared device) and dir/reference (the paced reference on context 1);
+ * the student's FAKE_STUDENT value for run_judge, with the device and pace, into env. */
+static void fake_device_duel(const char *dir, const char *student, char *env, size_t cap) {
+  char path[1024], script[1024];
+  snprintf(path, sizeof path, "%s/dev", dir);
+  write_text(path, "", 0);
+  ck_assert_int_eq(truncate(path, 64), 0);
+  snprintf(script, sizeof script, "FAKE_STUDENT=paced FAKE_CONTEXT=1 FAKE_PACE_MS=%d FAKE_DEVICE=%s/dev", PACE_MS, dir);
+  write_reference(dir, script);
+  snprintf(env, cap, "%s FAKE_PACE_MS=%d FAKE_DEVICE=%s/dev FAKE_HELPER_PID=%s/helper.pid", student, PACE_MS, dir, dir);
+}
+
+/* The reference's line and the student's from a duel's results (2 lines). */
+static void duel_lines(char *results, result_line *ref, result_line *st) {
+  char *nl = strchr(results, '\n'), why[200];
+  ck_assert_msg(nl, "no result line: %s", results);
+  *nl = 0;
+  ck_assert_msg(result_parse(results, ref, why, sizeof why) == 0, "%s: %s", why, results);
+  ck_assert_msg(result_parse(nl + 1, st, why, sizeof why) == 0, "%s: %s", why, nl + 1);
+}
+
+START_TEST(test_judge_outside_window) {
+  const outside *t = &OUTSIDE[_i];
+  char *dir = make_temp_dir("judge-outside"), *results, *err, env[1024];
+  fake_device_duel(dir, t->student, env, sizeof env);
+  int rc = run_judge(dir, env, "--versus ./reference --case n1025", &results, &err);
+  ck_assert_msg(rc == t->exit_code, "%s: judge exited %d, want %d; stderr: %s", t->student, rc, t->exit_code, err);
+  if (t->exit_code == 0) {
+    result_line ref, st;
+    duel_lines(results, &ref, &st);
+    ck_assert_msg(ref.ok && st.ok, "%s: a side is wrong: %s", t->student, err);
+    /* the work is in the student's time, wherever it was done */
+    ck_assert_msg(st.median_ms >= 0.6 * PACE_MS, "%s: timed at %g ms a call for %d ms of work (the reference at %g ms)", t->student,
+                  st.median_ms, PACE_MS, ref.median_ms);
+    ck_assert_msg(ref.solo_ms >= 0.8 * PACE_MS, "%s: the reference's median alone is %g ms, for %d ms of work", t->student,
+                  ref.solo_ms, PACE_MS);
+    double lo = t->charged_min * PACE_MS, hi = t->charged_max * PACE_MS;
+    ck_assert_msg(st.charged_ms >= lo && st.charged_ms <= hi, "%s: charged %g ms a call, want %g to %g (the student's median %g, "
+                  "the reference's %g); stderr: %s", t->student, st.charged_ms, lo, hi, st.median_ms, ref.median_ms, err);
+  } else {
+    ck_assert_msg(!results[0], "%s: a result line after the reference was disturbed twice: %s", t->student, results);
+    ck_assert_msg(strstr(err, "the reference was disturbed: its median in the duel"), "%s: %s", t->student, err);
+  }
+  ck_assert_msg(strstr(err, t->says), "%s: stderr lacks '%s': %s", t->student, t->says, err);
+  free(results), free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* A helper process that got out of the runner's process group and session and
+ * was orphaned (a runner whose sandbox is gone could start one) keeps the
+ * device busy from a second context for as long as it runs. The judge stops
+ * the runner's whole tree, orphans included (it adopts them), while the
+ * reference is timed, and kills them when it ends: the reference's samples are
+ * not slowed, and the helper is gone. (a019dd7's judge stopped the runner's pid
+ * only: the reference ran at about twice its pace, and the helper outlived it.) */
+START_TEST(test_judge_helper_stopped) {
+  char *dir = make_temp_dir("judge-helper"), *results, *err, env[1024], path[1024];
+  fake_device_duel(dir, "helper-child", env, sizeof env);
+  int rc = run_judge(dir, env, "--versus ./reference --case n1025", &results, &err);
+  snprintf(path, sizeof path, "%s/helper.pid", dir);
+  char *text = read_text(path);
+  long helper = text ? atol(text) : 0;
+  free(text);
+  ck_assert_msg(helper > 0, "the helper never started: %s", err);
+  int alive = kill((pid_t)helper, 0) == 0 && proc_state(helper) != 'Z';
+  if (alive) kill((pid_t)helper, SIGKILL);
+  ck_assert_msg(rc == 0, "judge exited %d: %s", rc, err);
+  ck_assert_msg(!alive, "the student's helper (pid %ld) outlived the judge", helper);
+  result_line ref, st;
+  duel_lines(results, &ref, &st);
+  ck_assert_msg(ref.median_ms < 1.8 * PACE_MS, "the reference took %g ms a call for %d ms of work: the helper ran in its turn",
+                ref.median_ms, PACE_MS);
+  free(results), free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* The arithmetic of phase_clock.h: a sample is judged by the sum of its steps
+ * (a probe counts towards the side's latest sample); the student is charged the
+ * median sum's excess over the reference's beyond the noise, nothing within it;
+ * the ceiling is crossed only beyond its noise. */
+START_TEST(test_judge_phase_arithmetic) {
+  phase_log st, ref;
+  ck_assert_int_eq(judge_phase_log_init(&st, 3), 0);
+  ck_assert_int_eq(judge_phase_log_init(&ref, 3), 0);
+  judge_phase_log_drain(&st, 50); /* before any sample: a warm-up's, not counted */
+  static const double prep[3] = {10, 10, 10}, st_fetch[3] = {1, 31, 1}, st_drain[3] = {30, 0, 30};
+  for (int k = 0; k < 3; k++) {
+    judge_phase_log_sample(&ref, prep[k], 1);
+    judge_phase_log_drain(&ref, 0.5);
+    judge_phase_log_sample(&st, prep[k], st_fetch[k]);
+    judge_phase_log_drain(&st, st_drain[k]); /* 30 ms outside the window in every sample, in one step or the other */
+  }
+  phase_charge c;
+  judge_phase_charge_compute(&st, &ref, 0.1, 1, &c); /* sums 41 vs 11.5; noise 0.1 * 11.5 + 1 = 2.15 */
+  ck_assert_msg(fabs(c.student_total_ms - 41) < 1e-9 && fabs(c.reference_total_ms - 11.5) < 1e-9, "sums %g %g",
+                c.student_total_ms, c.reference_total_ms);
+  ck_assert_msg(fabs(c.total_ms - (41 - 11.5 - 2.15)) < 1e-9, "charged %g", c.total_ms);
+  ck_assert_msg(fabs(c.student_ms[PHASE_DRAIN] - 30) < 1e-9, "the probes' median %g", c.student_ms[PHASE_DRAIN]);
+  judge_phase_charge_compute(&ref, &ref, 0.1, 1, &c);
+  ck_assert_msg(c.total_ms == 0, "the reference against itself is charged %g", c.total_ms);
+  judge_phase_charge_compute(&st, &ref, 3, 0, &c); /* a noise wider than the excess: nothing */
+  ck_assert_msg(c.total_ms == 0, "charged %g within the noise", c.total_ms);
+  judge_phase_log_free(&st), judge_phase_log_free(&ref);
+  ck_assert(!judge_phase_ceiling_disturbed(1.15, 1.0, 0.15, 0.002));
+  ck_assert(judge_phase_ceiling_disturbed(1.16, 1.0, 0.15, 0.002));
+  ck_assert(!judge_phase_ceiling_disturbed(5, 0, 0.15, 0.002)); /* no figure alone: nothing to compare */
+}
+END_TEST
+
 Suite *judge_suite(void) {
   Suite *s = suite_create("judge");
   TCase *tc = tcase_create("attempts");
@@ -479,5 +657,12 @@ Suite *judge_suite(void) {
   tcase_add_test(tc, test_judge_clock);
   tcase_add_loop_test(tc, test_judge_floor, 0, 2);
   suite_add_tcase(s, tc);
+  TCase *clock = tcase_create("outside-window");
+  tcase_set_timeout(clock, 60);
+  tcase_add_loop_test(clock, test_judge_outside_window, 0, (int)(sizeof OUTSIDE / sizeof *OUTSIDE));
+  tcase_add_test(clock, test_judge_helper_stopped);
+  tcase_add_test(clock, test_judge_phase_arithmetic);
+  tcase_add_test(clock, test_judge_bad_noise);
+  suite_add_tcase(s, clock);
   return s;
 }
