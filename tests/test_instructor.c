@@ -3,6 +3,7 @@
  * /autograder tree, and make grade-all over three fake students. The handout has its own file (test_handout.c); make
  * help's entries for all of them are checked with the other targets in test_repo.c.
  * Run from the repo root after `make test-builds`. */
+#include <dlfcn.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +215,35 @@ START_TEST(test_make_timings_without_gpu) {
   char *log = run_logged(dir, "SCANLAB_NO_GPU=1 make -s timings A=01", &rc);
   ck_assert_int_ne(rc, 0);
   ck_assert_msg(strstr(log, "make timings: exit 3: no CUDA device"), "no no-GPU message:\n%s", log);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* The no-GPU reason (build/tools/gpuinfo, which the grader quotes in "No GPU mode: ..."): on a
+ * machine without an NVIDIA driver (no libcuda.so.1 to load, as on the CPU build hosts) it says
+ * "no NVIDIA driver", not the runtime's "driver version is insufficient"; with a driver it
+ * never says so (a GPU host: its device, or the runtime's own error). */
+START_TEST(test_gpuinfo_no_driver) {
+  ck_assert_int_eq(run_shell("make -s build/tools/gpuinfo > /dev/null"), 0);
+  char *dir = make_temp_dir("gpuinfo");
+  void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  int rc;
+  char *log = run_logged(dir, "build/tools/gpuinfo", &rc);
+  if (!lib) {
+    ck_assert_msg(rc == 1 && !strcmp(log, "no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)\n"),
+                  "gpuinfo without a driver exited %d:\n%s", rc, log);
+    free(log);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "build/grader/grade --results '%s/results' 01 2>&1 | sed -n 2p", dir);
+    log = run_logged(dir, cmd, &rc);
+    ck_assert_msg(strstr(log, "No GPU mode: no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)."),
+                  "the grader's no-GPU line:\n%s", log);
+  } else {
+    dlclose(lib);
+    ck_assert_msg(!strstr(log, "no NVIDIA driver") && !strstr(log, "libcuda"), "gpuinfo with a driver:\n%s", log);
+  }
   free(log);
   remove_dir(dir);
   free(dir);
@@ -486,6 +516,7 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_timings_plot_from_csv);
   tcase_add_test(t, test_timings_plot_refuses_bad_csv);
   tcase_add_test(t, test_make_timings_without_gpu);
+  tcase_add_test(t, test_gpuinfo_no_driver);
   tcase_add_test(t, test_tune04_refuses);
   tcase_add_test(t, test_tune04_check);
   tcase_add_test(t, test_tune05_refuses);
