@@ -320,7 +320,8 @@ ptx: ## print the PTX of each kernel of the selected assignments: make ptx A=01 
 # With SRC=solutions (instructors) the starter's rows come too, labelled by source
 # (a starter is wrong by design: its rows are marked, not an error).
 BENCH_SRCS := $(SRC) $(if $(filter solutions,$(SRC)),starter)
-bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
+bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04; needs a GPU): make bench A=01
+	@bash mk/need-gpu.sh bench $(GPUINFO)
 	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS)) $(foreach s,$(BENCH_SRCS),$(foreach a,$(SELECTED),$(call bench_bin,$(s),$(a))))
 	@mkdir -p $(B)/bench
 	@set -o pipefail; $(foreach a,$(SELECTED),{ echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench && \

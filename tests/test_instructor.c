@@ -250,6 +250,43 @@ START_TEST(test_gpuinfo_no_driver) {
 }
 END_TEST
 
+/* make bench and make lectures-run without a GPU: exit 3 with "needs a CUDA GPU (why)" before
+ * anything is built (they built for minutes first). The compilers are stand-ins that leave a
+ * mark, so any build step shows; no GPU is SCANLAB_NO_GPU, or an nvidia-smi that lists none. */
+START_TEST(test_gpu_targets_refuse_before_building) {
+  char *dir = make_temp_dir("need-gpu"), path[512], cmd[2048];
+  static const char *const TOOLS[] = {"nvcc", "cc"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, TOOLS[i]);
+    snprintf(cmd, sizeof cmd, "#!/bin/sh\necho \"$0 $*\" >> '%s/built'\nexit 1\n", dir);
+    write_text(path, cmd, 1);
+  }
+  snprintf(path, sizeof path, "%s/bin/nvidia-smi", dir);
+  write_text(path, "#!/bin/sh\necho 'No devices were found'\nexit 6\n", 1);
+  static const struct {
+    const char *env, *target, *why;
+  } runs[] = {
+      {"SCANLAB_NO_GPU=1", "bench A=01", "make bench: exit 3: needs a CUDA GPU (no-GPU mode asked for: SCANLAB_NO_GPU is set)"},
+      {"PATH=\"$D/bin:$PATH\"", "bench A=04", "make bench: exit 3: needs a CUDA GPU (nvidia-smi lists no GPU)"},
+      {"SCANLAB_NO_GPU=1", "lectures-run", "make lectures-run: exit 3: needs a CUDA GPU (no-GPU mode asked for: SCANLAB_NO_GPU is set)"},
+      {"PATH=\"$D/bin:$PATH\"", "lectures-run", "make lectures-run: exit 3: needs a CUDA GPU (nvidia-smi lists no GPU)"},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+    snprintf(cmd, sizeof cmd, "D='%s'; %s make -s %s NVCC=\"$D/nvcc\" CC=\"$D/cc\" B=\"$D/b\"", dir, runs[k].env, runs[k].target);
+    int rc;
+    char *log = run_logged(dir, cmd, &rc);
+    ck_assert_msg(rc != 0 && strstr(log, runs[k].why), "%s make %s exited %d without '%s':\n%s", runs[k].env, runs[k].target, rc,
+                  runs[k].why, log);
+    snprintf(path, sizeof path, "%s/built", dir);
+    char *built = read_text(path);
+    ck_assert_msg(!built, "%s make %s built before refusing:\n%s", runs[k].env, runs[k].target, built);
+    free(log);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* A tuning script's refusals. Each row: the command, the text its output
  * must hold, and whether it is a `run` without a GPU, which may exit 2 (no
  * build) or 3 (no GPU); any other refusal exits 2. */
@@ -517,6 +554,7 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_timings_plot_refuses_bad_csv);
   tcase_add_test(t, test_make_timings_without_gpu);
   tcase_add_test(t, test_gpuinfo_no_driver);
+  tcase_add_test(t, test_gpu_targets_refuse_before_building);
   tcase_add_test(t, test_tune04_refuses);
   tcase_add_test(t, test_tune04_check);
   tcase_add_test(t, test_tune05_refuses);
