@@ -371,8 +371,9 @@ deps-grade:
 deps-test:
 	@bash mk/deps.sh test "$(NVCC)"
 
-clean: ## remove build/, grade-results/, dist/ and the reference binaries
-	rm -rf $(B) grade-results dist gpu-carry.tar.gz assignments/*/ref
+# A handout has no solutions/ to build the references from: there they are kept.
+clean: ## remove build/, grade-results/, dist/ and, where solutions/ can rebuild them, the reference binaries (a handout keeps its ref/)
+	rm -rf $(B) grade-results dist gpu-carry.tar.gz $(if $(HAVE_SOLUTIONS),assignments/*/ref)
 
 help: ## list the targets
 	@echo "Scan Lab targets (A=01 picks an assignment, SRC=solutions grades the solutions, ARCH=sm_90 sets the GPU):"
