@@ -105,8 +105,10 @@ grade_student() {
     inside "$(cd "$work" && pwd -P)" "$course" && die "the work folder $work is inside the course $course (set TMPDIR elsewhere)"
     prepare "$student" "$work"
     # timeout makes itself a process group, which it signals whole at the limit; an
-    # interrupt ends the same group (stop_grading).
-    (cd "$work" && unset GRADE_SEED && SCANLAB_SEED=$seed NO_COLOR=1 exec timeout -k 10 "$limit" make grade ${only:+A=$only} < /dev/null > make.log 2>&1) &
+    # interrupt ends the same group (stop_grading). The compilers' temporary files go
+    # into the work copy, and so away with it.
+    mkdir -p "$work/tmp"
+    (cd "$work" && unset GRADE_SEED && TMPDIR=$work/tmp SCANLAB_SEED=$seed NO_COLOR=1 exec timeout -k 10 "$limit" make grade ${only:+A=$only} < /dev/null > make.log 2>&1) &
     current_pgid=$!
     wait "$current_pgid"
     rc=$?
