@@ -104,7 +104,12 @@ grade_student() {
   if why=$(hostile_paths "$subs/$student"); then
     work=$(mktemp -d "${TMPDIR:-/tmp}/scanlab-grade-all.XXXXXX") || die "cannot create a work folder in ${TMPDIR:-/tmp}"
     current_work=$work
-    inside "$(cd "$work" && pwd -P)" "$course" && die "the work folder $work is inside the course $course (set TMPDIR elsewhere)"
+    local real_work real_subs
+    real_work=$(cd "$work" && pwd -P) real_subs=$(cd "$subs" && pwd -P)
+    if inside "$real_work" "$course" || inside "$real_work" "$real_subs"; then
+      rm -rf "$work"
+      die "the work folder $work is inside the course or the submissions (set TMPDIR elsewhere)"
+    fi
     prepare "$student" "$work"
     # timeout makes itself a process group, which it signals whole at the limit; an
     # interrupt ends the same group (stop_grading). The compilers' temporary files go
