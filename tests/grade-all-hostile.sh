@@ -98,8 +98,16 @@ damaged slash 'NR == 3 { print "x/y" } { print }' "/students:3: 'x/y' is not a s
 rm -rf grade-results/all-damaged-*
 
 # 4. Ctrl-C (SIGINT to the make's process group, as a terminal sends it) while carol's build
-# hangs on a FIFO: nothing keeps reading the FIFO afterwards (a write to it finds no reader),
+# hangs on a FIFO: no process is left working in a copy of the course (none whose current
+# folder is under COURSE/build, where the work copies once were, or under the work folder),
 # the work copy is gone, and RUN= grades carol once her file is fixed.
+leftover() {
+  local p c
+  for p in /proc/[0-9]*; do
+    c=$(readlink "$p/cwd" 2> /dev/null) || continue
+    case $c in "$course"/build/* | "$work" | "$work"/*) printf '%s(%s) ' "${p#/proc/}" "$(tr '\0' ' ' < "$p/cmdline" | cut -c1-60)" ;; esac
+  done
+}
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade-all-int.XXXXXX")
 mkdir -p subs4/carol/01-warp-scan && mkfifo int.fifo
 printf '#include "%s/int.fifo"\n' "$course" > subs4/carol/01-warp-scan/warp_scan.cu
@@ -107,18 +115,20 @@ set -m
 TMPDIR=$work make grade-all SUBMISSIONS=subs4/ A=01 STUDENT_TIMEOUT=300 > int.log 2>&1 &
 pg=$!
 set +m
-# Until the student's compile has begun (its temporary files in the work copy), then a little more.
-for _ in $(seq 240); do [ -n "$(find "$work" -path '*/build/starter/*' -name '*.tmp*' 2> /dev/null)" ] && break; sleep 0.5; done
-sleep 3 # the compiler is now blocked opening the FIFO
+# Until carol's grading has begun (her progress line), then until make grade runs in its copy.
+for _ in $(seq 240); do grep -q '^\[1/1\] carol' int.log && [ -n "$(leftover)" ] && break; sleep 0.5; done
+sleep 5 # the compiler is now blocked opening the FIFO
 kill -INT -- "-$pg"
 wait "$pg"
 rc=$?
-sleep 1
+sleep 2
 int_run=$(latest)
-if timeout 3 sh -c 'echo > int.fifo'; then
-  fail "Ctrl-C: a process of carol's build still reads the FIFO (exit $rc; $(tr '\n' ' ' < int.log | cut -c1-300))"
+left=$(leftover)
+timeout 3 sh -c 'echo > int.fifo' 2> /dev/null # frees a compiler left blocked on the FIFO
+if [ -z "$left" ]; then
+  pass "Ctrl-C: every process of carol's grading ended with the run (exit $rc)"
 else
-  pass "Ctrl-C: carol's build ended with the run (exit $rc)"
+  fail "Ctrl-C: still running after the interrupt: $left"
 fi
 [ $rc -ne 0 ] && grep -q "grade-all: interrupted (SIGINT): RUN=$int_run grades the students without a result" int.log &&
   [ -z "$(ls -A "$work")" ] && [ ! -e "$int_run/rows/carol.csv" ] && pass "Ctrl-C: says how to resume, no row, no work copy left" ||
