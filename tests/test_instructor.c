@@ -632,7 +632,7 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_tune05_refuses);
   tcase_add_test(t, test_gradescope);
   TCase *ga = tcase_create("grade-all");
-  tcase_set_timeout(ga, 1200);
+  tcase_set_timeout(ga, 1800); /* the backends (a Slurm cluster) and the hostile cases (tests/grade-all-hostile.sh) */
   tcase_add_test(ga, test_grade_all);
   suite_add_tcase(s, ga);
   suite_add_tcase(s, t);
