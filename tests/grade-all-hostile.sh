@@ -9,10 +9,10 @@
 #      named with a comma and quotes or a FIFO: each rejected (or 0 points) with the reason
 #      in its row, the run's own files intact (COURSE/hostile-book.csv is the gradebook, for
 #      the C test to parse as RFC 4180);
-#   3. a damaged roster on RUN= (a blank line, ../../victim, a name twice, x/y): refused,
-#      nothing removed;
-#   4. Ctrl-C while a student's build hangs: every process of it ends, its work copy is
-#      removed, and RUN= grades that student afterwards.
+#   3. a damaged roster on RUN= (a blank line, ../../victim, a name twice, x/y) in copies of a
+#      run of one student: refused, nothing removed;
+#   4. Ctrl-C while two students' builds hang (GPUS=0,1): every process of them ends, the work
+#      copies are removed, and RUN= grades both afterwards.
 set -u
 cd "${1:?usage: grade-all-hostile.sh COURSE}" || exit 2
 course=$(pwd -P)
@@ -75,8 +75,11 @@ RUN=$run make grade-all A=01 > resume0.log 2>&1 && grep -q "resuming $run (0 of 
   cmp -s hostile-book.csv "$run/gradebook.csv" && pass "RUN= of the hostile run: nothing to grade, the same gradebook" ||
   fail "RUN= of the hostile run: $(tr '\n' ' ' < resume0.log | cut -c1-300)"
 
-# 3. A damaged roster is refused on RUN= before anything is graded or removed.
+# 3. A damaged roster is refused on RUN= before anything is graded or removed: copies of a
+# run of one student (alice, the starter), each with its roster rewritten.
 mkdir -p victim && touch victim/keep
+make grade-all SUBMISSIONS=subs0/ A=01 STUDENT_TIMEOUT=120 > clean.log 2>&1 || fail "a run of alice alone: exit $? ($(tail -1 clean.log))"
+run=$(latest)
 damaged() { # NAME AWK-PROGRAM WANT: a copy of the run with its roster rewritten by the program
   local copy=grade-results/all-damaged-$1
   rm -rf "$copy" && cp -r "$run" "$copy" && awk "$2" "$run/students" > "$copy/students"
@@ -91,16 +94,18 @@ damaged() { # NAME AWK-PROGRAM WANT: a copy of the run with its roster rewritten
     fail "roster with $1: exit $rc; $(tr '\n' ' ' < "damaged-$1.log" | cut -c1-300)"
   fi
 }
-damaged blank 'NR == 2 { print "" } { print }' "/students:2: '' is not a student's name"
-damaged dotdot 'NR == 1 { print "../../victim" } { print }' "/students:1: '../../victim' is not a student's name"
-damaged twice '{ print } NR == 1 { print }' "/students:2: eve is listed twice (line 1 too)"
-damaged slash 'NR == 3 { print "x/y" } { print }' "/students:3: 'x/y' is not a student's name"
+damaged blank 'NR == 1 { print "" } { print }' "/students:1: '' is not a student's name"
+damaged dotdot '{ print } END { print "../../victim" }' "/students:2: '../../victim' is not a student's name"
+damaged twice '{ print } NR == 1 { print }' "/students:2: alice is listed twice (line 1 too)"
+damaged slash '{ print } END { print "x/y" }' "/students:2: 'x/y' is not a student's name"
 rm -rf grade-results/all-damaged-*
 
-# 4. Ctrl-C (SIGINT to the make's process group, as a terminal sends it) while carol's build
-# hangs on a FIFO: no process is left working in a copy of the course (none whose current
-# folder is under COURSE/build, where the work copies once were, or under the work folder),
-# the work copy is gone, and RUN= grades carol once her file is fixed.
+# 4. Ctrl-C (SIGINT to the make's process group, as a terminal sends it) while carol's and
+# dave's builds hang on a FIFO, one worker per GPU number (GPUS=0,1: the workers are
+# background jobs, which a plain SIGINT does not reach): no process is left working in a copy
+# of the course (none whose current folder is under COURSE/build, where the work copies once
+# were, or under the work folder), the work copies are gone, and RUN= grades both once their
+# files are fixed.
 leftover() {
   local p c
   for p in /proc/[0-9]*; do
@@ -109,32 +114,36 @@ leftover() {
   done
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade-all-int.XXXXXX")
-mkdir -p subs4/carol/01-warp-scan && mkfifo int.fifo
+mkdir -p subs4/carol/01-warp-scan subs4/dave/01-warp-scan && mkfifo int.fifo
 printf '#include "%s/int.fifo"\n' "$course" > subs4/carol/01-warp-scan/warp_scan.cu
+cp subs4/carol/01-warp-scan/warp_scan.cu subs4/dave/01-warp-scan/
 set -m
-TMPDIR=$work make grade-all SUBMISSIONS=subs4/ A=01 STUDENT_TIMEOUT=300 > int.log 2>&1 &
+TMPDIR=$work GPUS=0,1 make grade-all SUBMISSIONS=subs4/ A=01 STUDENT_TIMEOUT=300 > int.log 2>&1 &
 pg=$!
 set +m
-# Until carol's grading has begun (her progress line), then until make grade runs in its copy.
-for _ in $(seq 240); do grep -q '^\[1/1\] carol' int.log && [ -n "$(leftover)" ] && break; sleep 0.5; done
-sleep 5 # the compiler is now blocked opening the FIFO
+# Until the gradings have begun (make grade runs in the copies).
+for _ in $(seq 240); do [ "$(leftover | grep -o 'make grade A=01' | wc -l)" -ge 2 ] && break; sleep 0.5; done
+sleep 5 # the compilers are now blocked opening the FIFO
 kill -INT -- "-$pg"
 wait "$pg"
 rc=$?
 sleep 2
 int_run=$(latest)
 left=$(leftover)
-timeout 3 sh -c 'echo > int.fifo' 2> /dev/null # frees a compiler left blocked on the FIFO
+for _ in 1 2; do timeout 3 sh -c 'echo > int.fifo' 2> /dev/null; done # frees a compiler left blocked on the FIFO
 if [ -z "$left" ]; then
-  pass "Ctrl-C: every process of carol's grading ended with the run (exit $rc)"
+  pass "Ctrl-C: every process of both gradings ended with the run (exit $rc)"
 else
   fail "Ctrl-C: still running after the interrupt: $left"
 fi
 [ $rc -ne 0 ] && grep -q "grade-all: interrupted (SIGINT): RUN=$int_run grades the students without a result" int.log &&
-  [ -z "$(ls -A "$work")" ] && [ ! -e "$int_run/rows/carol.csv" ] && pass "Ctrl-C: says how to resume, no row, no work copy left" ||
+  [ -z "$(ls -A "$work")" ] && [ ! -e "$int_run/rows/carol.csv" ] && [ ! -e "$int_run/rows/dave.csv" ] &&
+  pass "Ctrl-C: says how to resume, no row, no work copy left" ||
   fail "Ctrl-C: $(ls -A "$work" | tr '\n' ' '); $(tr '\n' ' ' < int.log | cut -c1-300)"
 cp starter/01-warp-scan/warp_scan.cu subs4/carol/01-warp-scan/warp_scan.cu
+cp starter/01-warp-scan/warp_scan.cu subs4/dave/01-warp-scan/warp_scan.cu
 RUN=$int_run make grade-all A=01 > int2.log 2>&1 && grep -q '^carol,0.00,' "$int_run/gradebook.csv" &&
-  pass "Ctrl-C: RUN= graded carol afterwards" || fail "Ctrl-C, resumed: $(tr '\n' ' ' < int2.log | cut -c1-300)"
+  grep -q '^dave,0.00,' "$int_run/gradebook.csv" && grep -q "resuming $int_run (2 of 2 student(s) without a result" int2.log &&
+  pass "Ctrl-C: RUN= graded carol and dave afterwards" || fail "Ctrl-C, resumed: $(tr '\n' ' ' < int2.log | cut -c1-300)"
 rm -rf "$work"
 exit $failed
