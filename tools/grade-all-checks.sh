@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # grade-all-checks.sh: what make grade-all (tools/grade-all.sh, which sources this file)
 # checks before it trusts a name, a setting or a submission. Each function prints nothing
 # and returns 0 when all is well; otherwise it returns 1, and prints the reason where it
@@ -7,6 +8,7 @@
 # new run, a line of RUN/students when resuming): it becomes a path component and a CSV
 # field, so 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit
 # (so never empty, '.', '..', a hidden file nor a path).
+# shellcheck disable=SC2034 # used by tools/grade-all.sh
 readonly NAME_RULE="1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
 valid_name() { [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ ]]; }
 

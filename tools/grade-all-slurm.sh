@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # run, students, limit: set by tools/grade-all.sh
 # grade-all-slurm.sh: make grade-all's Slurm backend (BACKEND=slurm), sourced by
 # tools/grade-all.sh, whose variables (run, students, limit) and functions (todo, die)
 # it uses: the job array, waiting for it, and why a student's task left no row.
