@@ -263,8 +263,8 @@ ptx: $(BUILD_TOOLS) ## print the PTX of each kernel of the selected assignments:
 # With SRC=solutions (instructors) the starter's rows come too, labelled by source
 # (a starter is wrong by design: its rows are marked, not an error).
 BENCH_SRCS := $(SRC) $(if $(filter solutions,$(SRC)),starter)
-bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04): make bench A=01
-	@[ -n "$(HAVE_GPU)" ] || { echo "make bench: needs a CUDA GPU, and nvidia-smi finds none here: nothing built (docs/student-guide.md)" >&2; exit 3; }
+bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04; needs a GPU): make bench A=01
+	@bash mk/need-gpu.sh bench $(GPUINFO)
 	@$(MAKE) tools $(BUILD_TOOLS) $(if $(HAVE_SOLUTIONS),$(REFS))
 	@$(foreach s,$(BENCH_SRCS),$(call grade_build,$(s),--bench) &&) true
 	@mkdir -p $(B)/bench
@@ -315,8 +315,9 @@ deps-grade:
 deps-test:
 	@bash mk/deps.sh test "$(NVCC)"
 
-clean: ## remove build/, grade-results/, dist/ and the reference binaries
-	rm -rf $(B) grade-results dist gpu-carry.tar.gz assignments/*/ref
+# A handout has no solutions/ to build the references from: there they are kept.
+clean: ## remove build/, grade-results/, dist/ and, where solutions/ can rebuild them, the reference binaries (a handout keeps its ref/)
+	rm -rf $(B) grade-results dist gpu-carry.tar.gz $(if $(HAVE_SOLUTIONS),assignments/*/ref)
 
 help: ## list the targets
 	@echo "Scan Lab targets (A=01 picks an assignment, SRC=solutions grades the solutions, ARCH=sm_90 sets the GPU):"

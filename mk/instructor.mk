@@ -49,7 +49,10 @@ SLURM_GRES ?= gpu:1
 WAIT ?= 1
 grade-all: ## grade one folder per student: make grade-all SUBMISSIONS=dir/ [A=01] [STUDENT_TIMEOUT=1800] [GPUS=0,1] [BACKEND=slurm] [RUN=dir]; writes gradebook.csv
 	@test -n "$(SUBMISSIONS)$(RUN)" || { echo "make grade-all: name the folder of submissions: make grade-all SUBMISSIONS=dir/ (or RUN=grade-results/all-... to resume a run)" >&2; exit 2; }
+	@$(GRADE_ALL) --check "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"
 	@$(MAKE) tools $(if $(HAVE_SOLUTIONS),$(REFS))
-	@BACKEND='$(BACKEND)' GPUS='$(GPUS)' RUN='$(RUN)' WAIT='$(WAIT)' SLURM_GRES='$(SLURM_GRES)' SLURM_PARTITION='$(SLURM_PARTITION)' \
-	  SLURM_ACCOUNT='$(SLURM_ACCOUNT)' SLURM_TIME='$(SLURM_TIME)' SLURM_CPUS='$(SLURM_CPUS)' \
-	  bash tools/grade-all.sh "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"
+	@$(GRADE_ALL) "$(SUBMISSIONS)" "$(A)" "$(STUDENT_TIMEOUT)"
+
+# The settings and arguments are checked (--check) before the tools are built and before a run folder is made.
+GRADE_ALL = BACKEND='$(BACKEND)' GPUS='$(GPUS)' RUN='$(RUN)' WAIT='$(WAIT)' SLURM_GRES='$(SLURM_GRES)' SLURM_PARTITION='$(SLURM_PARTITION)' \
+  SLURM_ACCOUNT='$(SLURM_ACCOUNT)' SLURM_TIME='$(SLURM_TIME)' SLURM_CPUS='$(SLURM_CPUS)' bash tools/grade-all.sh

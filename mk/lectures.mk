@@ -32,5 +32,8 @@ $(addsuffix .ptx,$(STANDALONE_EXAMPLES)): $(B)/lectures/%.ptx: lectures/examples
 	$(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 
 .PHONY: lectures-run
-lectures-run: $(LECTURE_EXAMPLES) ## run every lecture example on the GPU present: prints its table, keeps lectures/data/<example>-<gpu>.csv
+# Whether there is a GPU is asked first: building every example takes minutes.
+lectures-run: ## run every lecture example on the GPU present: prints its table, keeps lectures/data/<example>-<gpu>.csv
+	@bash mk/need-gpu.sh lectures-run $(GPUINFO)
+	@$(MAKE) $(LECTURE_EXAMPLES)
 	@bash mk/lectures-run.sh lectures/data $(LECTURE_EXAMPLES)

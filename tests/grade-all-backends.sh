@@ -30,7 +30,7 @@ book "$seq_run/gradebook.csv" > want.csv
 make grade-all SUBMISSIONS=subs2/ A=01 STUDENT_TIMEOUT=120 GPUS=0,1 > gpus.log 2>&1 || fail "GPUS=0,1: exit $? ($(tail -1 gpus.log))"
 gpus_run=$(latest)
 if [ "$gpus_run" != "$seq_run" ] && cmp -s want.csv <(book "$gpus_run/gradebook.csv"); then pass "GPUS=0,1: the same gradebook"; else fail "GPUS=0,1: gradebook differs: $(diff want.csv <(book "$gpus_run/gradebook.csv") | tr '\n' ' ')"; fi
-used=$(cat "$gpus_run"/*/gpu 2> /dev/null | sort -u | tr '\n' ' ')
+used=$(cat "$gpus_run"/results/*/gpu 2> /dev/null | sort -u | tr '\n' ' ')
 [ "$used" = "0 1 " ] && pass "GPUS=0,1: both workers graded ($used)" || fail "GPUS=0,1: GPUs used '$used', want '0 1 '"
 grep -q '^grade-all: 3 student(s) on GPUs 0 1' gpus.log && pass "GPUS=0,1: says so" || fail "GPUS=0,1: no plan line: $(head -3 gpus.log | tr '\n' ' ')"
 

@@ -240,12 +240,37 @@ START_TEST(test_handout_grades_without_gpu) {
 }
 END_TEST
 
+/* The handout is self-sufficient: `make clean` there keeps the shipped references (no solutions/
+ * to rebuild them from), and what `make bench` runs for an assignment with baselines (04's
+ * ref/bench, its CUB rows) is shipped; `make help` says clean keeps them. */
+START_TEST(test_handout_clean_keeps_refs) {
+  char *dir = unpack_handout("handout-clean"), cmd[4096], path[2048], root[1024];
+  snprintf(root, sizeof root, "%s/scan-lab", dir);
+  snprintf(cmd, sizeof cmd, "cd '%s' && make clean > clean.log 2>&1", root);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && for c in assignments/*/grade.conf; do a=$(dirname $c); test -x $a/ref/reference || exit 1; "
+           "if [ -f $a/baselines.cu ]; then test -x $a/ref/bench || exit 1; fi; done && test -x assignments/04-large-scan/ref/bench",
+           root);
+  snprintf(path, sizeof path, "%s/clean.log", root);
+  char *log = read_text(path);
+  ck_assert_msg(run_shell(cmd) == 0, "after make clean in the handout a reference (ref/reference, or ref/bench of an assignment with "
+                                     "baselines.cu) is missing:\n%s", log);
+  free(log);
+  snprintf(cmd, sizeof cmd, "cd '%s' && make help | grep -E '^  clean .*a handout keeps its ref/'", root);
+  ck_assert_msg(run_shell(cmd) == 0, "make help does not say that clean keeps a handout's references");
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *handout_suite(void) {
   Suite *s = suite_create("handout");
   TCase *t = tcase_create("archive");
   tcase_set_timeout(t, 300);
   tcase_add_test(t, test_handout_has_no_solution);
   tcase_add_test(t, test_handout_grades_without_gpu);
+  tcase_add_test(t, test_handout_clean_keeps_refs);
   suite_add_tcase(s, t);
   return s;
 }

@@ -3,6 +3,7 @@
  * /autograder tree, and make grade-all over three fake students. The handout has its own file (test_handout.c); make
  * help's entries for all of them are checked with the other targets in test_repo.c.
  * Run from the repo root after `make test-builds`. */
+#include <dlfcn.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,72 @@ START_TEST(test_make_timings_without_gpu) {
 }
 END_TEST
 
+/* The no-GPU reason (build/tools/gpuinfo, which the grader quotes in "No GPU mode: ..."): on a
+ * machine without an NVIDIA driver (no libcuda.so.1 to load, as on the CPU build hosts) it says
+ * "no NVIDIA driver", not the runtime's "driver version is insufficient"; with a driver it
+ * never says so (a GPU host: its device, or the runtime's own error). */
+START_TEST(test_gpuinfo_no_driver) {
+  ck_assert_int_eq(run_shell("make -s build/tools/gpuinfo > /dev/null"), 0);
+  char *dir = make_temp_dir("gpuinfo");
+  void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  int rc;
+  char *log = run_logged(dir, "build/tools/gpuinfo", &rc);
+  if (!lib) {
+    ck_assert_msg(rc == 1 && !strcmp(log, "no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)\n"),
+                  "gpuinfo without a driver exited %d:\n%s", rc, log);
+    free(log);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "build/grader/grade --results '%s/results' 01 2>&1 | sed -n 2p", dir);
+    log = run_logged(dir, cmd, &rc);
+    ck_assert_msg(strstr(log, "No GPU mode: no CUDA device (no NVIDIA driver: libcuda.so.1 is not installed)."),
+                  "the grader's no-GPU line:\n%s", log);
+  } else {
+    dlclose(lib);
+    ck_assert_msg(!strstr(log, "no NVIDIA driver") && !strstr(log, "libcuda"), "gpuinfo with a driver:\n%s", log);
+  }
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* make bench and make lectures-run without a GPU: exit 3 with "needs a CUDA GPU (why)" before
+ * anything is built (they built for minutes first). The compilers are stand-ins that leave a
+ * mark, so any build step shows; no GPU is SCANLAB_NO_GPU, or an nvidia-smi that lists none. */
+START_TEST(test_gpu_targets_refuse_before_building) {
+  char *dir = make_temp_dir("need-gpu"), path[512], cmd[2048];
+  static const char *const TOOLS[] = {"nvcc", "cc"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, TOOLS[i]);
+    snprintf(cmd, sizeof cmd, "#!/bin/sh\necho \"$0 $*\" >> '%s/built'\nexit 1\n", dir);
+    write_text(path, cmd, 1);
+  }
+  snprintf(path, sizeof path, "%s/bin/nvidia-smi", dir);
+  write_text(path, "#!/bin/sh\necho 'No devices were found'\nexit 6\n", 1);
+  static const struct {
+    const char *env, *target, *why;
+  } runs[] = {
+      {"SCANLAB_NO_GPU=1", "bench A=01", "make bench: exit 3: needs a CUDA GPU (no-GPU mode asked for: SCANLAB_NO_GPU is set)"},
+      {"PATH=\"$D/bin:$PATH\"", "bench A=04", "make bench: exit 3: needs a CUDA GPU (nvidia-smi lists no GPU)"},
+      {"SCANLAB_NO_GPU=1", "lectures-run", "make lectures-run: exit 3: needs a CUDA GPU (no-GPU mode asked for: SCANLAB_NO_GPU is set)"},
+      {"PATH=\"$D/bin:$PATH\"", "lectures-run", "make lectures-run: exit 3: needs a CUDA GPU (nvidia-smi lists no GPU)"},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+    snprintf(cmd, sizeof cmd, "D='%s'; %s make -s %s NVCC=\"$D/nvcc\" CC=\"$D/cc\" B=\"$D/b\"", dir, runs[k].env, runs[k].target);
+    int rc;
+    char *log = run_logged(dir, cmd, &rc);
+    ck_assert_msg(rc != 0 && strstr(log, runs[k].why), "%s make %s exited %d without '%s':\n%s", runs[k].env, runs[k].target, rc,
+                  runs[k].why, log);
+    snprintf(path, sizeof path, "%s/built", dir);
+    char *built = read_text(path);
+    ck_assert_msg(!built, "%s make %s built before refusing:\n%s", runs[k].env, runs[k].target, built);
+    free(log);
+  }
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* A tuning script's refusals. Each row: the command, the text its output
  * must hold, and whether it is a `run` without a GPU, which may exit 2 (no
  * build) or 3 (no GPU); any other refusal exits 2. */
@@ -383,6 +450,91 @@ END_TEST
 
 /* ------------------------------------------------------------ make grade-all */
 
+/* One row of an RFC 4180 CSV file (a line: grade-all's fields hold no line break): its
+ * fields into f[0..max-1] (each cap bytes, quotes undone). Returns the count, or -1 when
+ * the row is not RFC 4180 (a quote inside an unquoted field, text after a closing quote). */
+enum { CSV_FIELDS = 16, CSV_FIELD_CAP = 512 };
+static int csv_row(const char *line, char f[][CSV_FIELD_CAP], int max) {
+  int n = 0;
+  const char *p = line;
+  for (;;) {
+    if (n == max) return -1;
+    size_t k = 0;
+    if (*p == '"') {
+      for (p++;; p++) {
+        if (!*p) return -1;
+        if (*p == '"' && p[1] != '"') break;
+        if (*p == '"') p++;
+        if (k + 1 < CSV_FIELD_CAP) f[n][k++] = *p;
+      }
+      p++;
+    } else {
+      for (; *p && *p != ',' && *p != '\n' && *p != '\r'; p++) {
+        if (*p == '"') return -1;
+        if (k + 1 < CSV_FIELD_CAP) f[n][k++] = *p;
+      }
+    }
+    f[n++][k] = 0;
+    if (*p == ',') p++;
+    else if (!*p || *p == '\n' || *p == '\r') return n;
+    else return -1;
+  }
+}
+
+/* The gradebook COURSE/FILE as rows of fields: each row's fields checked by fn. Returns the rows after the header. */
+typedef void (*book_row_fn)(char f[][CSV_FIELD_CAP], int n, const char *line, void *ctx);
+static int read_book(const char *path, const char *header, book_row_fn fn, void *ctx) {
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "no %s", path);
+  char line[2048], fields[CSV_FIELDS][CSV_FIELD_CAP];
+  ck_assert(fgets(line, sizeof line, f) != NULL);
+  ck_assert_str_eq(line, header);
+  int rows = 0;
+  while (fgets(line, sizeof line, f)) {
+    int n = csv_row(line, fields, CSV_FIELDS);
+    ck_assert_msg(n == 6, "%s: not a row of 6 RFC 4180 fields: %s", path, line);
+    fn(fields, n, line, ctx);
+    rows++;
+  }
+  fclose(f);
+  return rows;
+}
+
+/* The hostile run's gradebook (tests/grade-all-hostile.sh): every row 0 points, and the
+ * failures field of the student whose symbolic link is named 'a,"b".cu' read back whole. */
+static void hostile_row(char f[][CSV_FIELD_CAP], int n, const char *line, void *ctx) {
+  (void)n;
+  int *seen = ctx;
+  ck_assert_msg(!strcmp(f[1], "0.00") && !strcmp(f[2], "0.00"), "a hostile submission scored: %s", line);
+  if (!strcmp(f[0], "rows")) {
+    ck_assert_str_eq(f[5], "rejected: a symbolic link in the submission: 01-warp-scan/a,\"b\".cu -> ../../x");
+    (*seen)++;
+  }
+}
+
+/* A row of the three students' gradebook: total the sum, seconds a count, the failures as each student earned. */
+typedef struct book_check {
+  double no_gpu; /* what 01 can earn without a GPU */
+} book_check;
+static void check_book_row(char f[][CSV_FIELD_CAP], int n, const char *line, void *ctx) {
+  (void)n;
+  const book_check *want = ctx;
+  const char *student = f[0], *failures = f[5];
+  double score = atof(f[1]), total = atof(f[2]);
+  int seconds = atoi(f[4]);
+  ck_assert_msg(f[4][0] >= '0' && f[4][0] <= '9' && seconds >= 0 && seconds < 3600, "%s: no seconds column: %s", student, line);
+  ck_assert_msg(score == total, "%s: total %g is not the sum %g", student, total, score);
+  if (!strcmp(student, "alice"))
+    ck_assert_msg(score == want->no_gpu && !failures[0], "alice (the solution): %g points, want %g; failures '%s'", score, want->no_gpu,
+                  failures);
+  else if (!strcmp(student, "bob"))
+    ck_assert_msg(score == 0 && strstr(failures, "01-warp-scan: does not compile"), "bob: %s", line);
+  else if (!strcmp(student, "carol"))
+    ck_assert_msg(score == 0 && strstr(failures, "timed out after 40 s"), "carol: %s", line);
+  else
+    ck_abort_msg("unexpected row: %s", line);
+}
+
 /* Three students on a copy of the course: one good, one that does not compile, one
  * whose build hangs (its file includes a FIFO that nobody writes, so the compiler
  * blocks opening it), plus a folder whose name is not a safe path. */
@@ -414,42 +566,15 @@ START_TEST(test_grade_all) {
   snprintf(cmd, sizeof cmd, "cd '%s' && cp grade-results/all-*/gradebook.csv book.csv", dir);
   ck_assert_msg(run_shell(cmd) == 0, "no gradebook.csv:\n%s", log);
   snprintf(path, sizeof path, "%s/book.csv", dir);
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  ck_assert(fgets(line, sizeof line, f) != NULL);
-  ck_assert_str_eq(line, "student,01-warp-scan,total,max,seconds,failures\n");
-  int rows = 0;
-  while (fgets(line, sizeof line, f)) {
-    char student[64], failures[512] = "";
-    double score, total;
-    ck_assert_msg(sscanf(line, "%63[^,],%lf,%lf,", student, &score, &total) == 3, "bad row: %s", line);
-    const char *q = strchr(line, '"'); /* the failures field is quoted */
-    ck_assert_msg(q != NULL, "no quoted failures field: %s", line);
-    /* The seconds it took to grade: the field just before the failures (max may be empty). */
-    const char *sec = q - 1;
-    while (sec > line && sec[-1] != ',') sec--;
-    int seconds = -1;
-    ck_assert_msg(sscanf(sec, "%d,", &seconds) == 1 && seconds >= 0 && seconds < 3600, "%s: no seconds column: %s", student, line);
-    snprintf(failures, sizeof failures, "%s", q + 1);
-    failures[strcspn(failures, "\"")] = 0;
-    ck_assert_msg(score == total, "%s: total %g is not the sum %g", student, total, score);
-    if (!strcmp(student, "alice"))
-      ck_assert_msg(score == no_gpu && !failures[0], "alice (the solution): %g points, want %g; failures '%s'", score, no_gpu, failures);
-    else if (!strcmp(student, "bob"))
-      ck_assert_msg(score == 0 && strstr(failures, "01-warp-scan: does not compile"), "bob: %s", line);
-    else if (!strcmp(student, "carol"))
-      ck_assert_msg(score == 0 && strstr(failures, "timed out after 40 s"), "carol: %s", line);
-    else
-      ck_abort_msg("unexpected row: %s", line);
-    rows++;
-  }
-  fclose(f);
+  book_check want = {no_gpu};
+  int rows = read_book(path, "student,01-warp-scan,total,max,seconds,failures\n", check_book_row, &want);
   ck_assert_msg(rows == 3, "%d rows, want 3:\n%s", rows, log);
   /* Each student keeps a results folder; the compile error is kept for bob. */
-  snprintf(cmd, sizeof cmd, "cd '%s'/grade-results/all-* && test -f alice/results.json && grep -q error bob/01-warp-scan.build.log && test -f carol/make.log",
+  snprintf(cmd, sizeof cmd,
+           "cd '%s'/grade-results/all-*/results && test -f alice/results.json && grep -q error bob/01-warp-scan.build.log && test -f carol/make.log",
            dir);
   ck_assert_msg(run_shell(cmd) == 0, "a student's results folder is incomplete");
-  snprintf(path, sizeof path, "%s/grade-results/all-*/alice/results.json", dir);
+  snprintf(path, sizeof path, "%s/grade-results/all-*/results/alice/results.json", dir);
   glob_t g;
   ck_assert_int_eq(glob(path, 0, NULL, &g), 0);
   json_decref(load_json(g.gl_pathv[0]));
@@ -472,6 +597,20 @@ START_TEST(test_grade_all) {
   ck_assert_msg(rc == 0 && log && !strstr(log, "FAIL"), "make grade-all's backends (exit %d):\n%s", rc, log ? log : "(no log)");
   printf("%s", log); /* the PASS lines, in make test's output */
   free(log);
+
+  /* Hostile submissions, bad settings, a damaged roster, Ctrl-C (tests/grade-all-hostile.sh),
+   * and the hostile run's gradebook parsed back as RFC 4180. */
+  snprintf(cmd, sizeof cmd, "bash tests/grade-all-hostile.sh '%s' > '%s/hostile.txt' 2>&1", dir, dir);
+  rc = run_shell(cmd);
+  snprintf(path, sizeof path, "%s/hostile.txt", dir);
+  log = read_text(path);
+  ck_assert_msg(rc == 0 && log && !strstr(log, "FAIL"), "make grade-all with hostile submissions (exit %d):\n%s", rc, log ? log : "(no log)");
+  printf("%s", log);
+  free(log);
+  int seen = 0;
+  snprintf(path, sizeof path, "%s/hostile-book.csv", dir);
+  ck_assert_int_eq(read_book(path, "student,01-warp-scan,total,max,seconds,failures\n", hostile_row, &seen), 6);
+  ck_assert_msg(seen == 1, "no row for the student 'rows' in %s", path);
   remove_dir(dir);
   free(dir);
 }
@@ -486,12 +625,14 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_timings_plot_from_csv);
   tcase_add_test(t, test_timings_plot_refuses_bad_csv);
   tcase_add_test(t, test_make_timings_without_gpu);
+  tcase_add_test(t, test_gpuinfo_no_driver);
+  tcase_add_test(t, test_gpu_targets_refuse_before_building);
   tcase_add_test(t, test_tune04_refuses);
   tcase_add_test(t, test_tune04_check);
   tcase_add_test(t, test_tune05_refuses);
   tcase_add_test(t, test_gradescope);
   TCase *ga = tcase_create("grade-all");
-  tcase_set_timeout(ga, 1200);
+  tcase_set_timeout(ga, 1800); /* the backends (a Slurm cluster) and the hostile cases (tests/grade-all-hostile.sh) */
   tcase_add_test(ga, test_grade_all);
   suite_add_tcase(s, ga);
   suite_add_tcase(s, t);

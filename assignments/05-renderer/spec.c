@@ -69,6 +69,10 @@ static const spec_case cases[] = {
     {"balls-512x512", 16, 56, 4, HX05_SIZE(512, 512), 16},
     {"hypnosis-512x512", 40, 57, 4, HX05_SIZE(512, 512), 16},
     {"fireworks-512x512", 600, 58, 4, HX05_SIZE(512, 512), 16},
+    /* 10k circles on 80x60 pixels (20 tiles of 16x16, partial ones at the edges): more circles than
+     * the reference's small path takes (rt_policy::small_n, 2048), so it bins, sorts and draws by
+     * tile lists, on a frame small enough for racecheck (grade.conf's racecheck runs it). */
+    {"rand10k-80x60", 10000, 59, 4, HX05_SIZE(80, 60), 16},
     {"rgb", 3, 61, 10, FULL, 16},
     {"rgby", 4, 62, 10, FULL, 16},
     {"pattern", 1217, 63, 10, FULL, 32},

@@ -39,7 +39,7 @@ static const char USAGE[] =
     "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [BUILD OPTIONS] [ASSIGNMENT ...]\n"
     "       grade --build-only [BUILD OPTIONS] [--src starter|solutions] [ASSIGNMENT ...]\n"
     "       grade --kinds      (the table of check kinds and their grade.conf keys)\n"
-    "ASSIGNMENT is a folder of assignments/ or its number (01); the default is all of them.\n"
+    "ASSIGNMENT is a folder of assignments/ or its number (01), each named once; the default is all of them.\n"
     "--jobs N: checks run side by side (perf and metric checks always run alone); the default\n"
     "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n"
     "The grader builds the student's code itself (docs/architecture.md, \"The student's build\"):\n"
@@ -127,6 +127,12 @@ static int parse_args(int argc, char **argv, options *o) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+static int named_already(char names[][CONF_NAME_MAX], int n, const char *name) {
+  for (int k = 0; k < n; k++)
+    if (!strcmp(names[k], name)) return 1;
+  return 0;
+}
+
 /* The assignment folders to grade, in order. "01" matches "01-warp-scan". */
 static int list_assignments(const options *o, char names[][CONF_NAME_MAX], int *n) {
   char dir[GRADE_PATH_MAX];
@@ -141,7 +147,7 @@ static int list_assignments(const options *o, char names[][CONF_NAME_MAX], int *
   closedir(d);
   qsort(all, (size_t)n_all, sizeof *all, cmp_str);
   *n = 0;
-  int rc = 0;
+  int rc = 0, dup = 0;
   if (!o->n_wanted)
     for (int i = 0; i < n_all && *n < REPORT_MAX_ASSIGNMENTS; i++) snprintf(names[(*n)++], CONF_NAME_MAX, "%s", all[i]);
   for (int w = 0; w < o->n_wanted; w++) {
@@ -149,12 +155,19 @@ static int list_assignments(const options *o, char names[][CONF_NAME_MAX], int *
     size_t len = strlen(o->wanted[w]);
     for (int i = 0; i < n_all && !found; i++)
       if (!strcmp(all[i], o->wanted[w]) || (!strncmp(all[i], o->wanted[w], len) && all[i][len] == '-')) {
-        snprintf(names[(*n)++], CONF_NAME_MAX, "%s", all[i]);
         found = 1;
+        if (named_already(names, *n, all[i])) { /* "01 01", "01 01-warp-scan": refused, not graded twice */
+          fprintf(stderr, "grade: '%s' names %s, which an earlier argument names already: name each assignment once\n", o->wanted[w],
+                  all[i]);
+          rc = 2, dup = 1;
+        } else {
+          snprintf(names[(*n)++], CONF_NAME_MAX, "%s", all[i]);
+        }
       }
     if (!found) rc = usage_error("no assignment '%s' in assignments/", o->wanted[w]);
   }
   for (int i = 0; i < n_all; i++) free(all[i]);
+  if (dup) *n = 0; /* refused whole: nothing is graded */
   return rc;
 }
 

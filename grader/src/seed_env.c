@@ -27,7 +27,7 @@ int seed_parse(const char *text, uint64_t *seed) {
   char *end;
   errno = 0;
   unsigned long long s = strtoull(text, &end, 10);
-  if (errno || *end || *text < '0' || *text > '9' || s > (1ULL << 53)) return -1;
+  if (errno || *end || *text < '0' || *text > '9' || s >= SEED_LIMIT) return -1;
   *seed = (uint64_t)s;
   return 0;
 }

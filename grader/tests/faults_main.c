@@ -664,6 +664,28 @@ START_TEST(test_bad_jobs) {
 }
 END_TEST
 
+/* One assignment named twice ("99 99", "99-fake 99") is refused with one line and exit 2, before
+ * anything is graded (it was graded twice, with two rows each). */
+START_TEST(test_assignment_named_twice) {
+  char *root = make_course(NULL, NULL, 5), cmd[1400], path[600];
+  static const char *const TWICE[] = {"99 99", "99-fake 99", "98 99 99-fake"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(cmd, sizeof cmd, "cd '%s' && rm -rf grade-results && '%s' --root . --cuda ./cuda %s > grade.log 2>&1; test $? -eq 2", root,
+             grader, TWICE[i]);
+    ck_assert_msg(run_shell(cmd) == 0, "grade %s: not exit 2", TWICE[i]);
+    snprintf(path, sizeof path, "%s/grade.log", root);
+    char *log = read_text(path);
+    ck_assert_msg(log && strstr(log, "names 99-fake, which an earlier argument names already") && !strstr(log, "grading"),
+                  "grade %s: no one-line refusal before grading:\n%s", TWICE[i], log);
+    free(log);
+    snprintf(path, sizeof path, "%s/grade-results", root);
+    ck_assert_msg(access(path, F_OK) != 0, "grade %s: a results folder was written", TWICE[i]);
+  }
+  remove_dir(root);
+  free(root);
+}
+END_TEST
+
 /* SCANLAB_JUDGE_PROFILE set for the grader: each judge run's profile lines
  * are in its check's story (results.json's output, report.md); without it, none. */
 START_TEST(test_profile_in_story) {
@@ -836,6 +858,7 @@ int main(void) {
   tcase_add_test(t, test_schedule_child_dies);
   tcase_add_test(t, test_profile_in_story);
   tcase_add_test(t, test_bad_jobs);
+  tcase_add_test(t, test_assignment_named_twice);
   tcase_add_test(t, test_starter_max);
   tcase_add_test(t, test_forbidden_library);
   suite_add_tcase(s, t);

@@ -170,6 +170,12 @@ START_TEST(test_seed_env) {
   setenv("SCANLAB_SEED", "18014398509481984", 1); /* 2^54 */
   ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), -1);
   ck_assert_str_eq(err, "SCANLAB_SEED: '18014398509481984' is not an unsigned integer below 2^53");
+  setenv("SCANLAB_SEED", "9007199254740992", 1); /* 2^53 itself: refused, as the message says */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), -1);
+  ck_assert_str_eq(err, "SCANLAB_SEED: '9007199254740992' is not an unsigned integer below 2^53");
+  setenv("SCANLAB_SEED", "9007199254740991", 1); /* 2^53 - 1: the largest seed */
+  ck_assert_int_eq(seed_env_run(&seed, warned, sizeof warned, err), 1);
+  ck_assert_uint_eq(seed, 9007199254740991ULL);
   unsetenv("SCANLAB_SEED");
 }
 END_TEST

@@ -102,9 +102,10 @@ $(GPU_FAULT_PTX): gpu-faults
 	cp $(@D)/runner.ptx $@
 
 # GPU-tier faults: a solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/FILE, which #includes "solution.cu"). make
-# assembles each into build/gpu-faults/<fault>/<NN>/src/: the solution's files, its
-# student file renamed solution.cu, and the fault's file under the student file's name;
+# (grader/tests/gpu-faults/<fault>/<NN>/FILE...). make assembles each into
+# build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files over
+# them. A fault that replaces the student file itself #includes "solution.cu" (the
+# solution's student file, renamed); one that replaces a layer (05's .cuh) is that layer;
 # the grader builds that folder as a student's (grade --build-only --dir ... --out
 # build/gpu-faults/<fault>/<NN>), and gpu-tier.sh grades that build (--no-build).
 .PHONY: gpu-faults
@@ -112,7 +113,7 @@ gpu-faults: $(BUILD_TOOLS)
 	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; out=$(B)/$${d#grader/tests/}; \
 	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
 	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
-	  mv "$$out/src/$$student" "$$out/src/solution.cu" && cp -p "$$d/$$student" "$$out/src/" && \
+	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && cp -p "$$d"/* "$$out/src/" && \
 	  $(GRADE) --build-only --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
 
 # The variants of a starter or solution that the texts discuss ("drop the last
