@@ -166,7 +166,7 @@ link_checks() {
   # ---- 9. system call instructions
   verdict=$(objdump -d -w --no-show-raw-insn "$obj" 2> /dev/null | awk '
     /^[0-9a-f]+ <.*>:$/ { f = $0; sub(/^[0-9a-f]+ </, "", f); sub(/>:$/, "", f); next }
-    /^ *[0-9a-f]+:\t(syscall|sysenter|int +\$0x80|svc)( |$)/ {
+    /^ *[0-9a-f]+:\t(syscall|sysenter|int +\$0x80|svc)([ \t]|$)/ {
       split($0, p, "\t"); ins = p[2]; sub(/ +$/, "", ins); gsub(/ +/, " ", ins); print ins "\t" f; exit
     }') || die "objdump -d failed on $obj"
   if [ -n "$verdict" ]; then
