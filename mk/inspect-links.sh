@@ -24,7 +24,9 @@
 #      int $0x80; svc on aarch64), as objdump -d disassembles them;
 #  10. every symbol it leaves undefined (what it calls or reads from elsewhere) is a name
 #      its headers declare or matches student-calls.txt beside this script.
-# A library the inspection cannot find or read is exit 2, never a silent pass.
+# A library the inspection cannot find or read is exit 2, never a silent pass. The awk
+# programs read their whole input after a verdict (no early exit), so that the writer
+# of a pipe never dies of SIGPIPE, which pipefail would make the script's exit status.
 # Uses the caller's obj, bindir, folders, die, refuse, short and bare.
 
 # "LABEL<TAB>SYMBOL" for every symbol the runner's libraries define, on stdout.
@@ -34,7 +36,7 @@ link_library_symbols() {
   path=$("$cxx" -print-file-name=libc.so.6)
   [[ $path == /* && -f $path ]] || die "cannot find libc.so.6 ($cxx -print-file-name=libc.so.6 says '$path')"
   # the dynamic loader libc names (ld-linux-x86-64.so.2, ld-linux-aarch64.so.1)
-  ldso=$(readelf -dW "$path" 2> /dev/null | sed -n 's/.*(NEEDED).*\[\(ld-[^]]*\)\].*/\1/p' | head -1)
+  ldso=$(readelf -dW "$path" 2> /dev/null | sed -n 's/.*(NEEDED).*\[\(ld-[^]]*\)\].*/\1/p' | awk 'NR == 1')
   [ -n "$ldso" ] || die "cannot read the dynamic loader's name from $path (readelf -d)"
   for lib in libc.so.6 libm.so.6 libpthread.so.0 libstdc++.so.6 libgcc_s.so.1 "$ldso"; do
     case $lib in
@@ -91,13 +93,14 @@ link_checks() {
     echo "@@student"
     printf '%s\n' "$defined"
   } | awk -F '\t' '
+    said { next }
     $0 == "@@student" { part = 1; next }
     !part { if (!($2 in lib)) lib[$2] = $1; next }
-    $1 in lib { print "exact\t" $1 "\t" lib[$1]; exit }
+    $1 in lib { print "exact\t" $1 "\t" lib[$1]; said = 1; next }
     # a C++ function of the global namespace: NAME(...) with NAME a C symbol of a library
     $1 ~ /^_Z/ && match($2, /^[A-Za-z_][A-Za-z0-9_]*\(/) {
       base = substr($2, 1, RLENGTH - 1)
-      if ((base in lib) && base !~ /^_Z/) { print "named\t" $2 "\t" lib[base] "\t" base; exit }
+      if ((base in lib) && base !~ /^_Z/) { print "named\t" $2 "\t" lib[base] "\t" base; said = 1 }
     }')
   if [ -n "$verdict" ]; then
     IFS=$'\t' read -r kind name extra base <<< "$verdict"
@@ -140,6 +143,7 @@ link_checks() {
     echo "@@student"
     printf '%s\n' "$defined"
   } | awk -F '\t' '
+    said { next }
     $0 == "@@student" { part = 1; next }
     !part && $1 == "I" { iface[$2] = 1; next }
     !part && $1 == "V" { vague[$2] = 1; next }
@@ -159,15 +163,16 @@ link_checks() {
       if (match(dem, /^[A-Za-z_][A-Za-z0-9_]*\(/)) { base = substr(dem, 1, RLENGTH - 1); return base in iface }
       return 0
     }
-    !allowed($1, $2) { print $2; exit }')
+    !allowed($1, $2) { print $2; said = 1 }')
   [ -z "$verdict" ] ||
     refuse "defines $(short "$verdict"), which its assignment's headers do not declare: make it static (or put it in an anonymous namespace); your file may define with external linkage only the headers' names and its kernels"
 
   # ---- 9. system call instructions
   verdict=$(objdump -d -w --no-show-raw-insn "$obj" 2> /dev/null | awk '
+    said { next }
     /^[0-9a-f]+ <.*>:$/ { f = $0; sub(/^[0-9a-f]+ </, "", f); sub(/>:$/, "", f); next }
     /^ *[0-9a-f]+:\t(syscall|sysenter|int +\$0x80|svc)([ \t]|$)/ {
-      split($0, p, "\t"); ins = p[2]; sub(/ +$/, "", ins); gsub(/ +/, " ", ins); print ins "\t" f; exit
+      split($0, p, "\t"); ins = p[2]; sub(/ +$/, "", ins); gsub(/ +/, " ", ins); print ins "\t" f; said = 1
     }') || die "objdump -d failed on $obj"
   if [ -n "$verdict" ]; then
     IFS=$'\t' read -r name extra <<< "$verdict"
@@ -193,6 +198,7 @@ link_checks() {
       for (i = 1; i <= length(p); i++) { c = substr(p, i, 1); out = out (c == "*" ? ".*" : c ~ /[A-Za-z0-9_]/ ? c : "[" c "]") }
       return out "$"
     }
+    said { next }
     $0 == "@@student" { part = 1; next }
     !part && $1 == "P" { if ($2 ~ /^!/) deny[++nd] = ere(substr($2, 2)); else ok[++na] = ere($2); next }
     !part && $1 == "I" { iface[$2] = 1; next }
@@ -201,9 +207,9 @@ link_checks() {
       name = $1; good = 0
       if (match($2, /^[A-Za-z_][A-Za-z0-9_]*\(/) && (substr($2, 1, RLENGTH - 1) in iface)) good = 1
       if (name in iface) good = 1
-      for (i = 1; i <= nd && !good; i++) if (name ~ deny[i]) { print $2 "\tdenied"; exit }
+      for (i = 1; i <= nd && !good; i++) if (name ~ deny[i]) { print $2 "\tdenied"; said = 1; next }
       for (i = 1; i <= na && !good; i++) if (name ~ ok[i]) good = 1
-      if (!good) { print $2 "\tunlisted"; exit }
+      if (!good) { print $2 "\tunlisted"; said = 1 }
     }')
   [ -z "$verdict" ] || {
     IFS=$'\t' read -r name extra <<< "$verdict"

@@ -178,7 +178,7 @@ found=$(printf '%s\n' "$names" | awk -v prefixes="$prefixes" '
   BEGIN { n = split(prefixes, p, "\n") }
   /^[ABCDGRSTVW] / {
     name = substr($0, 3); sub(/\(.*/, "", name)
-    for (i = 1; i <= n; i++) if (index(name, p[i]) == 1) { print p[i] "\t" name; exit }
+    for (i = 1; i <= n && !said; i++) if (index(name, p[i]) == 1) { print p[i] "\t" name; said = 1 }
   }')
 if [ -n "$found" ]; then
   IFS=$'\t' read -r prefix hit <<< "$found"

@@ -303,28 +303,29 @@ END_TEST
  * C library, the CUDA runtime) or of the runner (hx_): refused in C linkage (the
  * very symbol, which the runner's own calls would reach) and as a C++ overload
  * of the name, with the name said. */
+static const struct {
+  const char *name, *lib; /* lib: what the C-linkage refusal says the symbol belongs to */
+} IMPOSTORS[] = {
+    {"syscall", "the C library (libc.so.6)"}, {"read", "the C library (libc.so.6)"},
+    {"write", "the C library (libc.so.6)"},   {"prctl", "the C library (libc.so.6)"},
+    {"open", "the C library (libc.so.6)"},    {"mmap", "the C library (libc.so.6)"},
+    {"memcpy", "the C library (libc.so.6)"},  {"cudaMalloc", "the CUDA runtime (libcudart_static.a)"},
+    {"hx_runner_main", "names that begin with hx_ belong to the course's libraries"},
+};
+#define N_IMPOSTORS (sizeof IMPOSTORS / sizeof *IMPOSTORS)
+
 START_TEST(test_inspect_impostors) {
-  static const struct {
-    const char *name, *lib; /* lib: what the C-linkage refusal says the symbol belongs to */
-  } NAMES[] = {
-      {"syscall", "the C library (libc.so.6)"}, {"read", "the C library (libc.so.6)"},
-      {"write", "the C library (libc.so.6)"},   {"prctl", "the C library (libc.so.6)"},
-      {"open", "the C library (libc.so.6)"},    {"mmap", "the C library (libc.so.6)"},
-      {"memcpy", "the C library (libc.so.6)"},  {"cudaMalloc", "the CUDA runtime (libcudart_static.a)"},
-      {"hx_runner_main", "names that begin with hx_ belong to the course's libraries"},
-  };
-  for (size_t i = 0; i < sizeof NAMES / sizeof *NAMES; i++) {
-    char obj[64], c_says[128], cxx_says[128];
-    int runner = !strncmp(NAMES[i].name, "hx_", 3);
-    snprintf(obj, sizeof obj, "c_%s", NAMES[i].name);
-    snprintf(c_says, sizeof c_says, "refused: impostor.cu defines %s%s", NAMES[i].name, runner ? ": " : ", a symbol of ");
-    const char *const want_c[] = {c_says, NAMES[i].lib, NULL};
-    expect_refused(inspect(obj, obj, bindir), obj, want_c);
-    snprintf(obj, sizeof obj, "cxx_%s", NAMES[i].name);
-    snprintf(cxx_says, sizeof cxx_says, "refused: impostor.cu defines %s%s", NAMES[i].name, runner ? ": " : "(long), named as ");
-    const char *const want_cxx[] = {cxx_says, runner ? NAMES[i].lib : NAMES[i].name, NULL};
-    expect_refused(inspect(obj, obj, bindir), obj, want_cxx);
-  }
+  const char *name = IMPOSTORS[_i].name, *lib = IMPOSTORS[_i].lib;
+  char obj[64], c_says[128], cxx_says[128];
+  int runner = !strncmp(name, "hx_", 3);
+  snprintf(obj, sizeof obj, "c_%s", name);
+  snprintf(c_says, sizeof c_says, "refused: impostor.cu defines %s%s", name, runner ? ": " : ", a symbol of ");
+  const char *const want_c[] = {c_says, lib, NULL};
+  expect_refused(inspect(obj, obj, bindir), obj, want_c);
+  snprintf(obj, sizeof obj, "cxx_%s", name);
+  snprintf(cxx_says, sizeof cxx_says, "refused: impostor.cu defines %s%s", name, runner ? ": " : "(long), named as ");
+  const char *const want_cxx[] = {cxx_says, runner ? lib : name, NULL};
+  expect_refused(inspect(obj, obj, bindir), obj, want_cxx);
 }
 END_TEST
 
@@ -819,7 +820,7 @@ Suite *inspect_suite(void) {
   tcase_add_test(t, test_inspect_checkout_path);
   tcase_add_test(t, test_inspect_bad_arguments);
   tcase_add_test(t, test_inspect_no_temp_files);
-  tcase_add_test(t, test_inspect_impostors);
+  tcase_add_loop_test(t, test_inspect_impostors, 0, (int)N_IMPOSTORS);
   tcase_add_test(t, test_inspect_missing_library);
   tcase_add_test(t, test_inspect_header_decls);
   tcase_add_test(t, test_inspect_course_builds);
