@@ -8,7 +8,8 @@
 # only through its assignment's interface:
 #   7. it defines no symbol of the libraries the runner links with (the dynamic symbols
 #      of libc, libm, libpthread, libstdc++, libgcc_s and the dynamic loader that the host
-#      compiler links, the global symbols of libcudart_static.a beside NVCC_BIN_DIR), nor
+#      compiler links, the global symbols of libcudart_static.a beside NVCC_BIN_DIR or on
+#      the host compiler's library path), nor
 #      a C++ function of the global namespace named as one of their C functions (an
 #      overload such as `long syscall(long)`); the runner's names are check 4's;
 #   8. every other global symbol it defines (weak ones too) is one of: a name its
@@ -54,10 +55,12 @@ link_library_symbols() {
       die "nm -D found no symbol in $path ($lib)"
     printf '%s\n' "$n"
   done
-  for c in "$bindir/../lib64/libcudart_static.a" "$bindir"/../targets/*/lib/libcudart_static.a; do
-    if [ -f "$c" ]; then cudart=$c; break; fi
+  # beside nvcc (a toolkit in /usr/local/cuda), else where the host compiler finds it (a distribution's nvcc in /usr/bin)
+  for c in "$bindir/../lib64/libcudart_static.a" "$bindir"/../targets/*/lib/libcudart_static.a \
+    "$("$cxx" -print-file-name=libcudart_static.a)"; do
+    if [[ $c == /* && -f $c ]]; then cudart=$c; break; fi
   done
-  [ -n "${cudart:-}" ] || die "no libcudart_static.a in $bindir/../lib64 or $bindir/../targets/*/lib: the inspection needs the CUDA runtime the runner links with"
+  [ -n "${cudart:-}" ] || die "no libcudart_static.a in $bindir/../lib64 or $bindir/../targets/*/lib, nor on $cxx's library path: the inspection needs the CUDA runtime the runner links with"
   nm -g --defined-only "$cudart" 2> /dev/null | awk -v lab="the CUDA runtime (libcudart_static.a)" '
     NF == 3 && $2 != "A" { print lab "\t" $3; if ($3 == "cudaMalloc") ok = 1 } END { exit !ok }' ||
     die "$cudart does not define cudaMalloc: not the CUDA runtime"
