@@ -1,5 +1,5 @@
 # inspect-links.sh: the link checks of mk/inspect-student.sh, which sources it (not run on its own).
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154 # obj, bindir and folders are the caller's
 #
 # The student's object is linked into one process with the runner, the C and C++
 # libraries and the CUDA runtime, ahead of the libraries: a function it defines under
