@@ -339,19 +339,26 @@ static void expect_error(inspect_run r, const char *what, const char *say) {
 /* A library the link checks need and cannot find is an error, never a pass:
  * no CUDA runtime beside NVCC_BIN_DIR; a host compiler that finds no libc. */
 START_TEST(test_inspect_missing_library) {
+  need_fixture("kernel_only");
+  /* gcc -print-file-name prints the name back when it finds no such file: a g++
+   * first on PATH that finds nothing, or nothing but libcudart_static.a (which a
+   * distribution's CUDA puts on the compiler's path), beside a CUDA folder without lib64 */
+  char *fake = make_temp_dir("inspect-cc"), path[512], text[1024], env[1024], o[1200], d[1200], b[1200];
   char *cuda = fake_cuda("exit 0\n", 0);
-  expect_error(inspect("kernel_only", "kernel_only", fake_bin(cuda)), "no CUDA runtime", "no libcudart_static.a in ");
-  remove_dir(cuda);
-  free(cuda);
-  /* gcc -print-file-name prints the name back when it finds no such file */
-  char *fake = make_temp_dir("inspect-cc"), path[512], env[1024], o[1200], d[1200], b[1200];
   snprintf(path, sizeof path, "%s/g++", fake);
-  write_text(path, "#!/bin/sh\necho \"${1#-print-file-name=}\"\n", 1);
   snprintf(env, sizeof env, "PATH='%s':\"$PATH\"", fake);
   snprintf(o, sizeof o, "'%s/kernel_only.o'", objs);
   snprintf(d, sizeof d, "'%s/kernel_only.d'", objs);
+  snprintf(text, sizeof text,
+           "#!/bin/sh\ncase $1 in -print-file-name=libcudart_static.a) echo libcudart_static.a ;; *) exec \"$(PATH=${PATH#*:} command -v g++)\" \"$@\" ;; esac\n");
+  write_text(path, text, 1);
+  snprintf(b, sizeof b, "'%s'", fake_bin(cuda));
+  expect_error(inspect_in(repo, env, o, d, "x.cu", b, FX), "no CUDA runtime", "no libcudart_static.a in ");
+  write_text(path, "#!/bin/sh\necho \"${1#-print-file-name=}\"\n", 1);
   snprintf(b, sizeof b, "'%s'", bindir);
   expect_error(inspect_in(repo, env, o, d, "x.cu", b, FX), "no libc", "cannot find libc.so.6");
+  remove_dir(cuda);
+  free(cuda);
   remove_dir(fake);
   free(fake);
 }
