@@ -29,7 +29,11 @@
 #   6. code run at load or exit time: .init_array entries other than nvcc's one
 #      _ZL24__sti____cudaRegisterAllv (the same with and without -rdc, nvcc 13.0) and
 #      <iostream>'s std::ios_base::Init, any .fini_array/.preinit_array/.ctors/.dtors
-#      entry, an .init/.fini section, an ifunc (its resolver runs at load time).
+#      entry, an .init/.fini section, an ifunc (its resolver runs at load time);
+#   7-10. the link (inspect-links.sh beside this script): no symbol of a library the
+#      runner links with, no global symbol outside the assignment's interface, no system
+#      call instruction, no call outside student-calls.txt (each refusal names the
+#      symbol). These need the libraries: one that cannot be found is exit 2.
 set -euo pipefail
 
 die() {
@@ -174,7 +178,7 @@ found=$(printf '%s\n' "$names" | awk -v prefixes="$prefixes" '
   BEGIN { n = split(prefixes, p, "\n") }
   /^[ABCDGRSTVW] / {
     name = substr($0, 3); sub(/\(.*/, "", name)
-    for (i = 1; i <= n; i++) if (index(name, p[i]) == 1) { print p[i] "\t" name; exit }
+    for (i = 1; i <= n && !said; i++) if (index(name, p[i]) == 1) { print p[i] "\t" name; said = 1 }
   }')
 if [ -n "$found" ]; then
   IFS=$'\t' read -r prefix hit <<< "$found"
@@ -348,10 +352,9 @@ END {
   }
 }') || die "cannot read the sections of $obj (readelf, objdump)"
 
-[ -z "$verdict" ] && exit 0
-IFS=$'\t' read -r kind name extra <<< "$verdict"
 why="code in your file may run only when the runner calls it"
-case $kind in
+[ -z "$verdict" ] || IFS=$'\t' read -r kind name extra <<< "$verdict"
+[ -z "$verdict" ] || case $kind in
   ctor) refuse "defines a static constructor ($(bare "${name:-an entry with no function}")): $why" ;;
   dtor) refuse "defines a static destructor ($(bare "${name:-an entry with no function}")): $why" ;;
   ifunc) refuse "defines an ifunc ($(bare "$name")), whose resolver runs at load time: $why" ;;
@@ -372,3 +375,11 @@ case $kind in
     ;;
   *) die "unexpected verdict $kind" ;;
 esac
+
+# ---- 7-10. the link: through the assignment's interface only
+links="$(dirname "${BASH_SOURCE[0]}")/inspect-links.sh"
+[ -f "$links" ] && [ -r "$links" ] || die "no $links (the link checks)"
+# shellcheck source=mk/inspect-links.sh
+. "$links"
+link_checks
+exit 0

@@ -111,34 +111,37 @@ PROTOCOL='case [^ ]+: the runner (broke the protocol|exited with status 0|was ki
 SANDBOX_KILL='case [^ ]+: the runner was killed by the sandbox'
 ATTEMPTS="
 04-control               | built | pass            | pass            | pass
-04-forge-lines           | built | exit5:$PROTOCOL | exit5:$PROTOCOL | exit5:$PROTOCOL
-04-forge-exit            | built | exit5:$PROTOCOL | exit5:$PROTOCOL | exit5:$PROTOCOL
-04-read-secrets          | built | wrong-all       | wrong-all       | wrong-all
-04-run-reference         | built | wrong-all       | wrong-all       | wrong-all
-04-daemon                | built | wrong-all       | wrong-all       | wrong-all
-04-forge-results-json    | built | wrong-all       | wrong-all       | wrong-all
+04-forge-lines           | refused:^refused: large_scan.cu calls write, | - | - | -
+04-forge-exit            | refused:^refused: large_scan.cu calls (_exit|write), | - | - | -
+04-read-secrets          | refused:^refused: large_scan.cu calls (__ctype_toupper_loc|close|environ|fclose|fopen|fread|getppid|open|openat|syscall), | - | - | -
+04-run-reference         | refused:^refused: large_scan.cu calls (_exit|close|environ|execv|fgets|fork|ftruncate|mmap|munmap|pclose|pipe|popen|posix_spawn[a-z_]*|syscall|system|waitpid|wire_recv|wire_send), | - | - | -
+04-daemon                | refused:^refused: large_scan.cu calls (_exit|close|daemon|fork|open|setsid|sleep|write), | - | - | -
+04-forge-results-json    | refused:^refused: large_scan.cu calls (close|creat|mkdir|open|rename|write), | - | - | -
 04-memoize               | built | wrong-but-first | wrong-but-first | wrong-but-first
 04-stale-workspace       | built | wrong-but-first | wrong-but-first | wrong-but-first
-04-gpu-memory-hunt       | built | wrong-all       | wrong-all       | wrong-all
-04-kill-judge            | built | pass            | pass            | pass
+04-gpu-memory-hunt       | refused:^refused: large_scan.cu calls cudaGetDriverEntryPointByVersion, | - | - | -
+04-kill-judge            | refused:^refused: large_scan.cu calls (getppid|kill|syscall), | - | - | -
 04-late-stream           | built | slow:0.45       | slow:0.45       | slow:0.45
 04-late-per-thread       | built | slow:0.45       | slow:0.45       | slow:0.45
 04-late-graph            | built | slow:0.45       | slow:0.45       | slow:0.45
-04-late-callback         | built | slow:0.45       | slow:0.45       | slow:0.45
-04-thread-precompute     | built | exit5:$SANDBOX_KILL | exit5:$SANDBOX_KILL | exit5:$SANDBOX_KILL
-04-forge-done            | built | exit5:$PROTOCOL | exit5:$PROTOCOL | exit5:$PROTOCOL
-04-patch-timer           | link:multiple definition of .cudaEventElapsedTime | - | - | -
+04-late-callback         | refused:^refused: large_scan.cu calls (clock_gettime|cudaLaunchHostFunc), | - | - | -
+04-thread-precompute     | refused:^refused: large_scan.cu calls pthread_create, | - | - | -
+04-forge-done            | refused:^refused: large_scan.cu calls write, | - | - | -
+04-patch-timer           | refused:^refused: large_scan.cu defines cudaEventElapsedTime, a symbol of the CUDA runtime | - | - | -
 04-settle-precompute     | built | none            | nogain:3        | none
 04-early-done-timer      | built | none            | nogain:3        | none
 04-spin-into-reference   | built | none            | nogain:3        | none
 04-spin-other-context    | built | none            | nogain:2        | none
-04-extern-cpu-reference  | link:undefined reference to .(scan_cpu_i32|hx_scan_cpu|compact_cpu_repeats) | - | - | -
+04-extern-cpu-reference  | refused:^refused: large_scan.cu calls (hx_scan_cpu|scan_cpu_i32|compact_cpu_repeats), | - | - | -
 04-cub-disguised         | refused:^refused: large_scan.cu uses CUB \(it includes cub/ | - | - | -
 04-thrust-alias          | refused:^refused: large_scan.cu uses Thrust \(it includes thrust/ | - | - | -
 04-static-ctor           | refused:^refused: large_scan.cu defines a static constructor \(adv_before_sandbox\) | - | - | -
 04-global-ctor           | refused:^refused: large_scan.cu (defines a global object with a constructor|initializes a global at load time) | - | - | -
 04-include-cpu-reference | refused:^refused: large_scan.cu includes a course file \(grader/lib/scan_cpu.c\) | - | - | -
-05-forge-lines           | built | exit5:$PROTOCOL | exit5:$PROTOCOL
+04-interpose-syscall     | refused:^refused: large_scan.cu defines syscall, a symbol of the C library | - | - | -
+04-interpose-readwrite   | refused:^refused: large_scan.cu defines read, a symbol of the C library | - | - | -
+04-interpose-prctl       | refused:^refused: large_scan.cu defines prctl, a symbol of the C library | - | - | -
+05-forge-lines           | refused:^refused: renderer.cu calls write, | - | -
 05-memoize-frame         | built | wrong-but-first | wrong-but-first
 05-background-only       | built | wrong-all       | wrong-all
 "

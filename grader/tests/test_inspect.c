@@ -35,6 +35,20 @@ static const struct {
     {"clean_O3", FX "/clean.cu", "-O3", FX},
     {"iostream_O3", FX "/iostream.cu", "-O3", FX},
     {"ctor_global_O3", FX "/ctor_global.cu", "-O3", FX},
+    {"kernel_only", FX "/kernel_only.cu", "-O3", FX},
+    /* the link (issue 39): library symbols defined, a syscall instruction, calls outside the list, a global outside the interface */
+    {"interpose_rw", FX "/interpose_rw.cu", "-rdc=true", FX},
+    {"syscall_asm", FX "/syscall_asm.cu", "-O3", FX},
+    {"syscall_asm_rdc", FX "/syscall_asm.cu", "-rdc=true", FX},
+    {"calls_dlsym", FX "/calls_dlsym.cu", "-rdc=true", FX},
+    {"calls_mprotect", FX "/calls_mprotect.cu", "-O3", FX},
+    {"non_interface", FX "/non_interface.cu", "-rdc=true", FX},
+    {"non_interface_O3", FX "/non_interface.cu", "-O3", FX},
+#define IMPOSTOR(name) {"c_" #name, FX "/impostor.cu", "-O3 -DFX_C -DFX_NAME=" #name, FX}, \
+                       {"cxx_" #name, FX "/impostor.cu", "-rdc=true -DFX_NAME=" #name, FX},
+    IMPOSTOR(syscall) IMPOSTOR(read) IMPOSTOR(write) IMPOSTOR(prctl) IMPOSTOR(open) IMPOSTOR(mmap) IMPOSTOR(memcpy)
+    IMPOSTOR(cudaMalloc) IMPOSTOR(hx_runner_main)
+#undef IMPOSTOR
 };
 #define N_FIXTURES (sizeof FIXTURES / sizeof *FIXTURES)
 
@@ -64,7 +78,7 @@ static void compile_fixtures(void) {
   if (slash) *slash = 0;
   else snprintf(bindir, sizeof bindir, ".");
   objs = make_temp_dir("inspect");
-  char cmd[4096];
+  char cmd[8192];
   /* one line per fixture: OBJ SRC FLAGS... */
   int len = snprintf(cmd, sizeof cmd, "printf '%%s\\n'");
   for (size_t i = 0; i < N_FIXTURES; i++)
@@ -174,6 +188,15 @@ static const struct {
     {"ctor_global_O3", "ctor_global_O3", {"initializes a global at load time (with puts)", NULL}},
     /* a plain student file, built as the build builds it, passes every check (the course's own, too) */
     {"starter_05", "starter_05", {NULL}},
+    {"kernel_only", "kernel_only", {NULL}},
+    /* the link: each refusal names the symbol */
+    {"interpose_rw", "interpose_rw", {"refused: interpose_rw.cu defines read, a symbol of the C library (libc.so.6): ", NULL}},
+    {"syscall_asm", "syscall_asm", {"refused: syscall_asm.cu has a system call instruction (syscall, in fx_run(unsigned int*))", NULL}},
+    {"syscall_asm_rdc", "syscall_asm_rdc", {"has a system call instruction (syscall, in fx_run(unsigned int*))", NULL}},
+    {"calls_dlsym", "calls_dlsym", {"refused: calls_dlsym.cu calls dlsym, which a student's file may not use: ", NULL}},
+    {"calls_mprotect", "calls_mprotect", {"refused: calls_mprotect.cu calls mprotect, which a student's file may not use: ", NULL}},
+    {"non_interface", "non_interface", {"refused: non_interface.cu defines fx_blocks(unsigned int), which its assignment's headers do not declare: make it static", NULL}},
+    {"non_interface_O3", "non_interface_O3", {"defines fx_blocks(unsigned int), which its assignment's headers do not declare", NULL}},
 };
 #define N_CASES (sizeof CASES / sizeof *CASES)
 
@@ -222,26 +245,40 @@ START_TEST(test_inspect_device_symbols) {
 }
 END_TEST
 
-/* A stand-in cuobjdump in a folder of its own, with the body of a sh script. */
-static char *fake_cuobjdump(const char *body) {
-  char *dir = make_temp_dir("inspect-bin"), path[512], script[1024];
-  snprintf(path, sizeof path, "%s/cuobjdump", dir);
+/* A stand-in CUDA folder (a temporary one): bin/cuobjdump with the body of a sh
+ * script, and lib64 a link to the real one (the CUDA runtime the link checks read)
+ * unless lib64 is 0. The script's NVCC_BIN_DIR is then fake_bin(dir). */
+static char *fake_cuda(const char *body, int lib64) {
+  char *dir = make_temp_dir("inspect-cuda"), path[512], script[1024], cmd[4096];
+  snprintf(path, sizeof path, "%s/bin/cuobjdump", dir);
   snprintf(script, sizeof script, "#!/bin/sh\n%s", body);
   write_text(path, script, 1);
+  if (lib64) {
+    snprintf(cmd, sizeof cmd, "ln -s \"$(cd '%s/..' && pwd -P)/lib64\" '%s/lib64'", bindir, dir);
+    ck_assert_int_eq(run_shell(cmd), 0);
+  }
   return dir;
 }
+
+static const char *fake_bin(const char *dir) {
+  static char bin[600];
+  snprintf(bin, sizeof bin, "%s/bin", dir);
+  return bin;
+}
+
+static char *fake_cuobjdump(const char *body) { return fake_cuda(body, 1); }
 
 START_TEST(test_inspect_device_symbols_parsed) {
   char *bin = fake_cuobjdump("cat <<'EOF'\nFatbin elf code:\n================\narch = sm_75\n\nsymbols:\n"
                              "STT_FUNC         STB_GLOBAL STO_ENTRY      _Z9fx_kernelPj\n"
                              "STT_FUNC         STB_WEAK   STV_DEFAULT    _ZNK6thrust6detail7fx_funcEv\nEOF\n");
   const char *const want[] = {"refused: clean.cu uses Thrust (device symbol thrust::detail::fx_func() const)", NULL};
-  expect_refused(inspect("clean", "clean", bin), "a Thrust device symbol", want);
+  expect_refused(inspect("clean", "clean", fake_bin(bin)), "a Thrust device symbol", want);
   remove_dir(bin);
   free(bin);
   /* N3cub inside a name, not followed by the next name's length, is no namespace */
   bin = fake_cuobjdump("echo 'STT_FUNC         STB_GLOBAL STO_ENTRY      _Z13fx_N3cubbler6v'\n");
-  expect_accepted(inspect("clean", "clean", bin), "no CUB device symbol");
+  expect_accepted(inspect("clean", "clean", fake_bin(bin)), "no CUB device symbol");
   remove_dir(bin);
   free(bin);
 }
@@ -250,7 +287,7 @@ END_TEST
 /* A cuobjdump that is there but fails is reported, not skipped. */
 START_TEST(test_inspect_cuobjdump_fails) {
   char *bin = fake_cuobjdump("echo 'cuobjdump fatal   : boom' >&2\nexit 1\n");
-  inspect_run r = inspect("clean", "clean", bin);
+  inspect_run r = inspect("clean", "clean", fake_bin(bin));
   ck_assert_msg(r.rc == 2 && !*r.out && text_is_one_line(r.err) && strstr(r.err, "inspect-student: ") == r.err &&
                     strstr(r.err, "cuobjdump fatal   : boom"),
                 "a failing cuobjdump: want exit 2 and one inspect-student line on stderr, got %d:\n%s%s", r.rc, r.out, r.err);
@@ -260,20 +297,154 @@ START_TEST(test_inspect_cuobjdump_fails) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- the link (issue 39) */
+
+/* A function defined under a name of the libraries the runner links with (the
+ * C library, the CUDA runtime) or of the runner (hx_): refused in C linkage (the
+ * very symbol, which the runner's own calls would reach) and as a C++ overload
+ * of the name, with the name said. */
+static const struct {
+  const char *name, *lib; /* lib: what the C-linkage refusal says the symbol belongs to */
+} IMPOSTORS[] = {
+    {"syscall", "the C library (libc.so.6)"}, {"read", "the C library (libc.so.6)"},
+    {"write", "the C library (libc.so.6)"},   {"prctl", "the C library (libc.so.6)"},
+    {"open", "the C library (libc.so.6)"},    {"mmap", "the C library (libc.so.6)"},
+    {"memcpy", "the C library (libc.so.6)"},  {"cudaMalloc", "the CUDA runtime (libcudart_static.a)"},
+    {"hx_runner_main", "names that begin with hx_ belong to the course's libraries"},
+};
+#define N_IMPOSTORS (sizeof IMPOSTORS / sizeof *IMPOSTORS)
+
+START_TEST(test_inspect_impostors) {
+  const char *name = IMPOSTORS[_i].name, *lib = IMPOSTORS[_i].lib;
+  char obj[64], c_says[128], cxx_says[128];
+  int runner = !strncmp(name, "hx_", 3);
+  snprintf(obj, sizeof obj, "c_%s", name);
+  snprintf(c_says, sizeof c_says, "refused: impostor.cu defines %s%s", name, runner ? ": " : ", a symbol of ");
+  const char *const want_c[] = {c_says, lib, NULL};
+  expect_refused(inspect(obj, obj, bindir), obj, want_c);
+  snprintf(obj, sizeof obj, "cxx_%s", name);
+  snprintf(cxx_says, sizeof cxx_says, "refused: impostor.cu defines %s%s", name, runner ? ": " : "(long), named as ");
+  const char *const want_cxx[] = {cxx_says, runner ? lib : name, NULL};
+  expect_refused(inspect(obj, obj, bindir), obj, want_cxx);
+}
+END_TEST
+
+/* Exit 2 and one `inspect-student: ` line on stderr that says what. */
+static void expect_error(inspect_run r, const char *what, const char *say) {
+  ck_assert_msg(r.rc == 2 && !*r.out && text_is_one_line(r.err) && strstr(r.err, "inspect-student: ") == r.err && strstr(r.err, say),
+                "%s: want exit 2 and one 'inspect-student: ... %s' line on stderr, got %d:\n%s%s", what, say, r.rc, r.out, r.err);
+  run_free(&r);
+}
+
+/* A library the link checks need and cannot find is an error, never a pass:
+ * no CUDA runtime beside NVCC_BIN_DIR; a host compiler that finds no libc. */
+START_TEST(test_inspect_missing_library) {
+  need_fixture("kernel_only");
+  /* gcc -print-file-name prints the name back when it finds no such file: a g++
+   * first on PATH that finds nothing, or nothing but libcudart_static.a (which a
+   * distribution's CUDA puts on the compiler's path), beside a CUDA folder without lib64 */
+  char *fake = make_temp_dir("inspect-cc"), path[512], text[1024], env[1024], o[1200], d[1200], b[1200];
+  char *cuda = fake_cuda("exit 0\n", 0);
+  snprintf(path, sizeof path, "%s/g++", fake);
+  snprintf(env, sizeof env, "PATH='%s':\"$PATH\"", fake);
+  snprintf(o, sizeof o, "'%s/kernel_only.o'", objs);
+  snprintf(d, sizeof d, "'%s/kernel_only.d'", objs);
+  snprintf(text, sizeof text,
+           "#!/bin/sh\ncase $1 in -print-file-name=libcudart_static.a) echo libcudart_static.a ;; *) exec \"$(PATH=${PATH#*:} command -v g++)\" \"$@\" ;; esac\n");
+  write_text(path, text, 1);
+  snprintf(b, sizeof b, "'%s'", fake_bin(cuda));
+  expect_error(inspect_in(repo, env, o, d, "x.cu", b, FX), "no CUDA runtime", "no libcudart_static.a in ");
+  write_text(path, "#!/bin/sh\necho \"${1#-print-file-name=}\"\n", 1);
+  snprintf(b, sizeof b, "'%s'", bindir);
+  expect_error(inspect_in(repo, env, o, d, "x.cu", b, FX), "no libc", "cannot find libc.so.6");
+  remove_dir(cuda);
+  free(cuda);
+  remove_dir(fake);
+  free(fake);
+}
+END_TEST
+
+/* header-decls.awk: what a header declares with external linkage, and nothing
+ * of comments, macros, static or inline functions, types, templates or bodies. */
+START_TEST(test_inspect_header_decls) {
+  char *dir = make_temp_dir("inspect-h"), h[512], cmd[1200], out[512];
+  snprintf(h, sizeof h, "%s/api.h", dir);
+  write_text(h,
+             "#ifndef API_H\n#define API_H\n#define NOT_ME(x) \\\n  not_me_either(x)\n"
+             "// void in_a_comment(int);\n/* int nor_here(void); */\n"
+             "typedef struct pair { int a, b; } pair;\ntypedef enum mode { M_A, M_B } mode;\n"
+             "static inline int helper(int x) { return x + call_inside(x); }\n"
+             "static __device__ __forceinline__ float dev_helper(float x) { return x; }\n"
+             "template <typename T> T twice(T x) { return 2 * x; }\n"
+             "__device__ int scan_warp(int v, int *scratch);\n"
+             "__host__ __device__ int pad(int i);\n"
+             "cudaError_t run_all(const unsigned *in, unsigned *out, size_t n, void *work);\n"
+             "extern \"C\" __global__ void kernel_c(const int *src, int *dst);\n"
+             "extern \"C\" {\nint in_block(int);\n}\n"
+             "extern int table_size;\nextern float weights[4];\n"
+             "static const char *const NAMES[2] = {\"a\", \"b(\"};\n"
+             "enum { TILE = 1024 };\n#endif\n",
+             0);
+  snprintf(out, sizeof out, "%s/names", dir);
+  snprintf(cmd, sizeof cmd, "awk -f mk/header-decls.awk '%s' | sort > '%s'", h, out);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  char *names = read_text(out);
+  ck_assert(names != NULL);
+  ck_assert_str_eq(names, "in_block\nkernel_c\npad\nrun_all\nscan_warp\ntable_size\nweights\n");
+  free(names);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* Every starter and solution, as the build compiled it (make test builds them all
+ * before the unit tests), passes every check: the link's too. */
+START_TEST(test_inspect_course_builds) {
+  static const char *const NN[] = {"01-warp-scan", "02-hillis-steele", "03-blelloch", "04-large-scan", "05-renderer"};
+  static const char *const SRC[] = {"starter", "solutions"};
+  int seen = 0;
+  for (size_t s = 0; s < 2; s++)
+    for (size_t i = 0; i < sizeof NN / sizeof *NN; i++) {
+      char dir[256], o[600], d[600], cu[600], folders[600], b[1200], cmd[1024], what[300];
+      snprintf(dir, sizeof dir, "%s/%s", SRC[s], NN[i]);
+      if (access(dir, F_OK) != 0) continue; /* a clone without solutions/ */
+      snprintf(o, sizeof o, "build/%s/student.o", dir);
+      snprintf(d, sizeof d, "build/%s/student.d", dir);
+      ck_assert_msg(access(o, R_OK) == 0 && access(d, R_OK) == 0, "%s or %s is missing: make %s ARCH=sm_90 builds it", o, d, o);
+      snprintf(cmd, sizeof cmd, "ls %s/*.cu | head -1 | xargs basename > '%s/cu'", dir, objs);
+      ck_assert_int_eq(run_shell(cmd), 0);
+      snprintf(cmd, sizeof cmd, "%s/cu", objs);
+      char *name = read_text(cmd);
+      ck_assert(name && *name);
+      name[strcspn(name, "\n")] = 0;
+      snprintf(cu, sizeof cu, "'%s'", name);
+      free(name);
+      snprintf(folders, sizeof folders, "assignments/%s %s", NN[i], dir);
+      snprintf(b, sizeof b, "'%s'", bindir);
+      snprintf(what, sizeof what, "%s as built", o);
+      expect_accepted(inspect_in(repo, "", o, d, cu, b, folders), what);
+      seen++;
+    }
+  ck_assert_msg(seen >= 5, "only %d starters and solutions found", seen);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- depfiles written by hand */
 
 /* The FOLDERs of a 04 student's file. */
 #define FOLDERS_04 "assignments/04-large-scan starter/04-large-scan"
 
-/* The script on the clean object with a depfile of text, run from cwd, as on 04's starter. */
+/* The script on the kernel-only object (accepted with any headers) with a depfile
+ * of text, run from cwd, as on 04's starter. */
 static inspect_run inspect_depfile(const char *cwd, const char *text) {
-  char dep[1200], o[1200], d[1200];
-  need_fixture("clean");
+  char dep[1200], o[1200], d[1200], b[1200];
+  need_fixture("kernel_only");
   snprintf(dep, sizeof dep, "%s/hand.d", objs);
   write_text(dep, text, 0);
-  snprintf(o, sizeof o, "'%s/clean.o'", objs);
+  snprintf(o, sizeof o, "'%s/kernel_only.o'", objs);
   snprintf(d, sizeof d, "'%s'", dep);
-  return inspect_in(cwd, "", o, d, "large_scan.cu", "/nonexistent", FOLDERS_04);
+  snprintf(b, sizeof b, "'%s'", bindir);
+  return inspect_in(cwd, "", o, d, "large_scan.cu", b, FOLDERS_04);
 }
 
 START_TEST(test_inspect_depfile_syntax) {
@@ -479,6 +650,27 @@ START_TEST(test_inspect_course_prefixes_cover) {
 }
 END_TEST
 
+/* The link checks let a student's object define symbols of vague linkage (inline
+ * functions and template instantiations, in COMDAT groups), since the linker keeps
+ * the first copy it meets and runner.cu's object comes before the student's: that
+ * holds only while librunner.a, which comes after, defines none of its own. */
+START_TEST(test_inspect_runner_no_vague_symbols) {
+  need_objects();
+  char *dir = make_temp_dir("vague"), cmd[1024], path[512];
+  snprintf(cmd, sizeof cmd,
+           "for o in build/runner/*.o build/protocol/*.o; do nm -g --defined-only \"$o\" | awk -v o=\"$o\" "
+           "'NF == 3 && $2 ~ /^[WVu]$/ && $3 != \"DW.ref.__gxx_personality_v0\" { print o \": \" $3 }'; done > '%s/weak'", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(path, sizeof path, "%s/weak", dir);
+  char *weak = read_text(path);
+  ck_assert(weak != NULL);
+  ck_assert_msg(!*weak, "the runner's library defines symbols of vague linkage, which a student's copy could replace at the link:\n%s", weak);
+  free(weak);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* And every prefix is one the course's headers use (no stale or misspelt line). */
 START_TEST(test_inspect_course_prefixes_used) {
   static char prefixes[MAX_PREFIXES][64];
@@ -671,10 +863,15 @@ Suite *inspect_suite(void) {
   tcase_add_test(t, test_inspect_checkout_path);
   tcase_add_test(t, test_inspect_bad_arguments);
   tcase_add_test(t, test_inspect_no_temp_files);
+  tcase_add_loop_test(t, test_inspect_impostors, 0, (int)N_IMPOSTORS);
+  tcase_add_test(t, test_inspect_missing_library);
+  tcase_add_test(t, test_inspect_header_decls);
+  tcase_add_test(t, test_inspect_course_builds);
   suite_add_tcase(s, t);
   t = tcase_create("course prefixes");
   tcase_add_test(t, test_inspect_course_prefixes_cover);
   tcase_add_test(t, test_inspect_course_prefixes_used);
+  tcase_add_test(t, test_inspect_runner_no_vague_symbols);
   suite_add_tcase(s, t);
   t = tcase_create("include paths");
   tcase_set_timeout(t, 120);
