@@ -143,6 +143,7 @@ static int hash_files(build_ctx *c, char hex[65]) {
   sha256_add_str(&h, s->conf->name);
   sha256_add_str(&h, s->conf->student);
   sha256_add_str(&h, c->is_inline ? "inline" : "object");
+  sha256_add_str(&h, s->no_inspect ? "not inspected" : "inspected"); /* never reused across the two */
   submission_status st = submission_stage(s->dir, s->label, s->conf->student, c->r->stage, &c->r->files, &h, c->r->reason, sizeof c->r->reason);
   if (st != SUBMISSION_OK) return c->r->status = status_of(st), -1;
   if (build_hash_course(&h, c->adir, c->r->reason, sizeof c->r->reason)) return c->r->status = BUILD_NOT_BUILT, -1;

@@ -43,6 +43,7 @@ typedef struct build_spec {
   const build_tools *tools;
   int bench;    /* make the bench build too (baselines.cu) */
   int no_build; /* compile nothing: use OUT only if it was built from these files */
+  int no_inspect; /* a course fixture built past the inspection (grade --no-inspect; part of the hash) */
 } build_spec;
 
 typedef struct build_result {

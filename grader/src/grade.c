@@ -49,11 +49,13 @@ static const char USAGE[] =
     "  --out DIR         into DIR instead of build/<src>/NN (with --dir)\n"
     "  --bench           also the bench build (assignments/NN/baselines.cu)\n"
     "  --build-only      build, print each outcome, grade nothing (exit 1 when one failed)\n"
-    "  --no-build        compile nothing: grade a build only if it was made from these files\n";
+    "  --no-build        compile nothing: grade a build only if it was made from these files\n"
+    "  --no-inspect      with --dir only: skip the inspection (the course's own GPU-tier probes that\n"
+    "                    do what the inspection refuses, to test the sandbox behind it; never a student's)\n";
 
 typedef struct options {
   const char *root, *src, *results, *cuda, *nvcc, *gencode, *dir, *out;
-  int no_gpu, expect, have_seed, build_only, no_build, bench;
+  int no_gpu, expect, have_seed, build_only, no_build, bench, no_inspect;
   int jobs; /* checks at once (--jobs); 0: schedule_default_jobs */
   uint64_t seed;
   double timeout_scale;
@@ -84,6 +86,7 @@ static int parse_args(int argc, char **argv, options *o) {
     else if (!strcmp(a, "--build-only")) o->build_only = 1;
     else if (!strcmp(a, "--no-build")) o->no_build = 1;
     else if (!strcmp(a, "--bench")) o->bench = 1;
+    else if (!strcmp(a, "--no-inspect")) o->no_inspect = 1;
     else if (!strcmp(a, "--expect")) o->expect = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(USAGE, stdout), -1;
     else if (!strcmp(a, "--kinds")) return kinds_print(stdout), -1;
@@ -121,6 +124,7 @@ static int parse_args(int argc, char **argv, options *o) {
   }
   if (o->build_only && o->no_build) return usage_error("%s: --build-only and --no-build exclude each other", "--no-build");
   if (!o->dir != !o->out) return usage_error("%s: --dir and --out go together", o->dir ? "--dir" : "--out");
+  if (o->no_inspect && !o->dir) return usage_error("%s: only with --dir (a course fixture), never for starter/ or solutions/", "--no-inspect");
   if (o->dir && o->n_wanted != 1) return usage_error("%s: with --dir, name exactly one assignment", o->dir);
   return 0;
 }
@@ -262,7 +266,7 @@ static int enter_root(options *o) {
 
 static grade_build_opts build_opts(const options *o) {
   return (grade_build_opts){.src = o->src, .dir = o->dir, .out = o->out, .cuda = o->cuda, .nvcc = o->nvcc, .gencode = o->gencode,
-                            .bench = o->bench, .no_build = o->no_build};
+                            .bench = o->bench, .no_build = o->no_build, .no_inspect = o->no_inspect};
 }
 
 int main(int argc, char **argv) {

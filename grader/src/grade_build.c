@@ -40,7 +40,8 @@ void grade_build_one(const grade_build_opts *o, const build_tools *t, const assi
     snprintf(out, sizeof out, "build/%s/%s", o->src, conf->name);
   }
   snprintf(label, cap, "%s", dir);
-  build_spec spec = {.conf = conf, .dir = dir, .label = label, .out = out, .tools = t, .bench = o->bench, .no_build = o->no_build};
+  build_spec spec = {.conf = conf, .dir = dir, .label = label, .out = out, .tools = t, .bench = o->bench, .no_build = o->no_build,
+                     .no_inspect = o->no_inspect};
   build_run(&spec, r);
 }
 

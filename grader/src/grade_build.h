@@ -11,7 +11,7 @@ typedef struct grade_build_opts {
   const char *dir, *out;     /* or this folder into that one (one assignment) */
   const char *cuda, *nvcc;   /* where nvcc is */
   const char *gencode;       /* GENCODE (NULL: build/.gencode) */
-  int bench, no_build;
+  int bench, no_build, no_inspect; /* no_inspect: --dir only (grade.c checks) */
 } grade_build_opts;
 
 /* The toolchain of o (nvcc's path: --nvcc, else --cuda DIR/bin/nvcc, $CUDA_HOME/bin/nvcc

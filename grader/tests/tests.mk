@@ -106,6 +106,8 @@ $(GPU_FAULT_PTX): gpu-faults
 # build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files over
 # them. A fault that replaces the student file itself #includes "solution.cu" (the
 # solution's student file, renamed); one that replaces a layer (05's .cuh) is that layer;
+# a fault folder with a file no-inspect (saying why) is a probe of the sandbox that does what the
+# inspection refuses, so it is built past it (grade --no-inspect, --dir only); every other
 # the grader builds that folder as a student's (grade --build-only --dir ... --out
 # build/gpu-faults/<fault>/<NN>), and gpu-tier.sh grades that build (--no-build).
 .PHONY: gpu-faults
@@ -114,7 +116,7 @@ gpu-faults: $(BUILD_TOOLS)
 	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
 	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
 	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && cp -p "$$d"/* "$$out/src/" && \
-	  $(GRADE) --build-only --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
+	  $(GRADE) --build-only $$([ ! -f "$${d%/*}/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
 
 # The variants of a starter or solution that the texts discuss ("drop the last
 # store", "a one-word change"), for the count tags of tests/test_counts.c:

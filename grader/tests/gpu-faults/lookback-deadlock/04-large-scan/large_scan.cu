@@ -1,7 +1,7 @@
 // large_scan.cu: GPU-tier fault "lookback-deadlock" (grader/tests/gpu-tier.sh):
 // the 04 solution, with exclusive_scan replaced by a look-back whose tile comes
 // from blockIdx.x, in reverse, instead of from the ticket.
-#define exclusive_scan exclusive_scan_solution
+#define exclusive_scan static exclusive_scan_solution // static: the inspection allows no global its header does not declare
 #include "solution.cu" // the solution's file, beside this one in the folder make gpu-faults assembles
 #undef exclusive_scan
 

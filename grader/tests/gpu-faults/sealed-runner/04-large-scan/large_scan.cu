@@ -7,7 +7,7 @@
 // CUDA runtime must keep working under the same filter: then the solution is
 // graded as itself. Anything that got through asks for a workspace no GPU has,
 // so the case fails with the runner's "not enough device memory".
-#define exclusive_scan_workspace exclusive_scan_workspace_solution
+#define exclusive_scan_workspace static exclusive_scan_workspace_solution // static: the inspection allows no global its header does not declare
 #include "solution.cu" // the solution's file, beside this one in the folder make gpu-faults assembles
 #undef exclusive_scan_workspace
 

@@ -1,7 +1,7 @@
 // warp_scan.cu: GPU-tier fault "shared-oob" (grader/tests/gpu-tier.sh): the
 // 01 solution, with warp_scan_shfl replaced by a version that writes past the
 // end of its block's shared array.
-#define warp_scan_shfl warp_scan_shfl_solution
+#define warp_scan_shfl static warp_scan_shfl_solution // static: the inspection allows no global its header does not declare
 #include "solution.cu" // the solution's file, beside this one in the folder make gpu-faults assembles
 #undef warp_scan_shfl
 
