@@ -255,9 +255,21 @@ build_one() {
   elif ! assemble "$name" "$out/src" 2> "$out/assemble.log"; then
     echo "does not compile: the course file it copies is missing: $(head -1 "$out/assemble.log")" > "$out/verdict.tmp"
   else
+    # A probe (its folder has a file no-inspect saying why): an attempt on the layer behind
+    # the inspection. The inspection must refuse it as it is; then it is built past it
+    # (grade --no-inspect) so that --run shows what the sandbox and the judge's clock do.
+    local noinspect=() probe_why=""
+    if [ -f "$ADV/$name/no-inspect" ]; then
+      "$GRADE" --build-only --dir "$out/src" --out "$out" --nvcc "$NVCC" --gencode "-arch=$ARCH" "$a" > "$out/grade.log" 2>&1 || [ $? -eq 1 ]
+      probe_why=$(sed -n "s|^build $out/src: ||p" "$out/grade.log" | tail -1)
+      noinspect=(--no-inspect)
+    fi
     # exit 1 is a build that failed: its outcome is the line read below
-    "$GRADE" --build-only --dir "$out/src" --out "$out" --nvcc "$NVCC" --gencode "-arch=$ARCH" "$a" > "$out/grade.log" 2>&1 || [ $? -eq 1 ]
+    "$GRADE" --build-only "${noinspect[@]}" --dir "$out/src" --out "$out" --nvcc "$NVCC" --gencode "-arch=$ARCH" "$a" > "$out/grade.log" 2>&1 || [ $? -eq 1 ]
     why=$(sed -n "s|^build $out/src: ||p" "$out/grade.log" | tail -1)
+    if [ -n "${noinspect[*]}" ] && [[ $probe_why != "refused: "* ]]; then
+      why="a probe the inspection did not refuse: ${probe_why:-no outcome}"
+    fi
     case $why in
       ok) echo built ;;
       "refused: "*) printf '%s\n' "$why" ;;
