@@ -2,7 +2,7 @@
  * cdp2_*.cu): the PTX of every kernel holds what the lecture says it does
  * (the look-back's acquire loads and release stores and its one tile counter,
  * the ticket's fences, the back-off's nanosleep, no ordering at all in the
- * kernels that kernel boundaries order or in the buggy scan, device-side
+ * kernels that kernel boundaries order or in the buggy gap kernel, device-side
  * launches and no device-side synchronization in the CDP2 example); each
  * example rejects arguments with exit 2 and fails without a GPU with exit 3
  * and one "file:line: call: reason" line; and lecture 05 names each example.
@@ -17,7 +17,7 @@
 #include "ptx.h"
 #include "tests.h"
 
-static const char *const EXAMPLES[] = {"large_max_scan", "large_ticket", "large_buggy_scan", "cdp2_tile_max"};
+static const char *const EXAMPLES[] = {"large_max_scan", "large_ticket", "large_buggy_gap", "cdp2_tile_max"};
 #define N_EXAMPLES (sizeof EXAMPLES / sizeof *EXAMPLES)
 
 /* ---------------------------------------------------------------- the PTX of each kernel */
@@ -65,12 +65,12 @@ static const struct {
     {"large_ticket", "broadcast_distance", REL_GPU, "the last block releases the flag", 1, 1},
     {"large_ticket", "broadcast_distance", ACQ_GPU, "the waiting blocks acquire it", 1, 2},
     {"large_ticket", "broadcast_distance", NANOSLEEP, "the wait backs off with __nanosleep", 1, 1},
-    /* the buggy scan trusts __syncthreads() and nothing else */
-    {"large_buggy_scan", "buggy_max_scan", BARRIER, "__syncthreads() is there", 1, LONG_MAX},
-    {"large_buggy_scan", "buggy_max_scan", FENCE_ANY, "no fence", 0, 0},
-    {"large_buggy_scan", "buggy_max_scan", ATOM_ANY, "no atomic", 0, 0},
-    {"large_buggy_scan", "buggy_max_scan", ACQ_REL_ANY, "no acquire or release", 0, 0},
-    {"large_buggy_scan", "buggy_max_scan", VOLATILE, "no volatile", 0, 0},
+    /* the buggy gap kernel trusts __syncthreads() to order one atomicMax of each block before its read */
+    {"large_buggy_gap", "buggy_gap", BARRIER, "__syncthreads() is there", 1, LONG_MAX},
+    {"large_buggy_gap", "buggy_gap", FENCE_ANY, "no fence", 0, 0},
+    {"large_buggy_gap", "buggy_gap", ATOM_ANY, "one atomicMax a block", 1, 1},
+    {"large_buggy_gap", "buggy_gap", ACQ_REL_ANY, "no acquire or release", 0, 0},
+    {"large_buggy_gap", "buggy_gap", VOLATILE, "no volatile", 0, 0},
     /* CDP2: two device-side launches (fire-and-forget, tail), no device-side synchronization */
     {"cdp2_tile_max", "cdp2_level", DEVICE_LAUNCH, "two device-side launches", 2, 2},
     {"cdp2_tile_max", "cdp2_level", PARAM_BUFFER, "a parameter buffer per launch", 2, 2},

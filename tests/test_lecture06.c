@@ -101,6 +101,31 @@ START_TEST(test_lecture06_kernels_all_listed) {
 }
 END_TEST
 
+/* warp_ballot (the note's ballot, lane mask and popcount): its kernel ranks a
+ * warp's flags with one ballot and popcounts, takes one atomic a warp, and
+ * needs no barrier; the program rejects arguments and fails cleanly without a GPU. */
+START_TEST(test_lecture06_warp_ballot) {
+  static const struct {
+    const char *pattern, *why;
+    long min, max;
+  } ROWS[] = {
+      {LINE_START "vote\\.sync\\.ballot\\.", "one ballot puts the warp's flags in a word", 1, 1},
+      {LINE_START "popc\\.", "a popcount for the rank and one for the warp's total", 2, 2},
+      {LINE_START "(atom|red)\\.global\\.", "one atomic a warp", 1, 1},
+      {LINE_START "bar(rier)?\\.sync", "no barrier: a warp needs none", 0, 0},
+  };
+  for (size_t r = 0; r < sizeof ROWS / sizeof *ROWS; r++) {
+    char err[512];
+    long n = ptx_count(ptx_path("warp_ballot"), "keep_warp_aggregated", ROWS[r].pattern, err, sizeof err);
+    ck_assert_msg(n >= 0, "%s", err);
+    ck_assert_msg(n >= ROWS[r].min && n <= ROWS[r].max, "warp_ballot.ptx, keep_warp_aggregated: %ld lines match %s; "
+                  "lecture 06 says %s", n, ROWS[r].pattern, ROWS[r].why);
+  }
+  lecture_example_check_usage("warp_ballot");
+  lecture_example_check_no_gpu("warp_ballot");
+}
+END_TEST
+
 /* ---------------------------------------------------------------- the programs, without a GPU */
 
 START_TEST(test_lecture06_rejects_arguments) { lecture_example_check_usage(EXAMPLES[_i]); }
@@ -239,6 +264,7 @@ Suite *lecture06_suite(void) {
   tcase_add_loop_test(t, test_lecture06_rejects_arguments, 0, (int)N_EXAMPLES);
   tcase_add_loop_test(t, test_lecture06_without_gpu, 0, (int)N_EXAMPLES);
   tcase_add_test(t, test_lecture06_binning_cpu_lists);
+  tcase_add_test(t, test_lecture06_warp_ballot);
   tcase_add_loop_test(t, test_lecture06_gpu_judge, 0, (int)N_EXAMPLES);
   suite_add_tcase(s, t);
   TCase *n = tcase_create("note");

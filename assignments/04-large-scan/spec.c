@@ -79,9 +79,12 @@ static const spec_case cases[] = {
     {"rep2^24+1", N_2_24 + 1, 22, 20, FEW, 0},
 };
 
-/* The bench's rows: the sizes of the handout's table. */
+/* The bench's rows: the bench case (uniform values, no repeats to speak of) at
+ * the sizes of the handout's table, then find_repeats's graded input as the
+ * grader runs it (about one repeat in 16). */
 static const uint64_t bench_sizes[] = {(uint64_t)1 << 20, (uint64_t)1 << 22, N_2_24, N_2_24 + 1, (uint64_t)1 << 26,
                                        (uint64_t)1 << 28};
+static const char *const bench_cases[] = {"rep2^24"};
 
 typedef struct state {
   scan_pool p;
@@ -174,6 +177,25 @@ static void close_case(judge_case *c) {
   free(s);
 }
 
+/* The repeats a window of n values of this input kind holds, on average
+ * (fill_pool: a pair repeats with chance 2^-32, 1/256, 1/16, 0 or 1). */
+static double expected_repeats(uint64_t n, uint64_t param) {
+  static const double chance[] = {[RANDOM] = 1.0 / 4294967296.0, [NEAR_2_32] = 1.0 / 256.0, [FEW] = 1.0 / 16.0,
+                                  [DISTINCT] = 0.0, [EQUAL] = 1.0};
+  uint64_t kind = param & HX04_KIND_MASK;
+  return n && kind <= EQUAL ? chance[kind] * (double)(n - 1) : 0.0;
+}
+
+/* The bench's GB/s: what a call moves through DRAM. A scan reads n ints and
+ * writes n. find_repeats reads n, writes 4 bytes a repeat and the count; its
+ * flags and offsets never leave the chip (the reference keeps them in
+ * registers), and the tiles' status words (8 bytes a tile of thousands of
+ * elements) are left out. CUB's select shares find_repeats's count. */
+static double bench_bytes(int variant, uint64_t n, uint64_t param) {
+  if (variant != HX04_FIND_REPEATS) return 8.0 * (double)n;
+  return 4.0 * (double)n + 4.0 * expected_repeats(n, param) + 4.0;
+}
+
 /* What no call can avoid: a scan reads n ints and writes n; find_repeats reads
  * n (its few indices are left out: the floor must stay below every right call). */
 static double unavoidable_bytes(int variant, uint64_t n, uint64_t param) {
@@ -191,8 +213,12 @@ const judge_spec judge_spec_04 = {
     .bench_case = "n2^24",
     .bench_sizes = bench_sizes,
     .n_bench_sizes = (int)(sizeof bench_sizes / sizeof *bench_sizes),
-    /* bytes_moved: the default, 8n (find_repeats: n read + 4 bytes a repeat) */
-    .bytes_note = "n ints read + n ints written (find_repeats: n read, 4 bytes per repeat written)",
+    .bench_cases = bench_cases,
+    .n_bench_cases = (int)(sizeof bench_cases / sizeof *bench_cases),
+    /* bytes_moved: the default, 8n, the copy's bytes */
+    .bench_bytes = bench_bytes,
+    .bytes_note = "n ints read + n ints written, the copy's too (find_repeats and CUB's select: n read, 4 bytes per "
+                  "expected repeat and the count written; x_copy still against the copy of 8n)",
     .unavoidable_bytes = unavoidable_bytes,
     .baselines = baselines,
     .n_baselines = HX04_N_BASELINES,

@@ -77,7 +77,11 @@ typedef struct judge_spec {
   uint64_t max_n; /* --n above this is refused */
 
   /* --bench: the case it times by default, or that case at these sizes (04), or
-   * these cases (05); reps per row (0: the case's); the napkin math (NULL: 8n). */
+   * these cases (05; after the sized rows where both are given: 04's graded
+   * find_repeats input); reps per row (0: the case's); the napkin math (NULL: 8n),
+   * which sizes the copy row, and, where a variant moves other bytes than the
+   * copy (04's find_repeats), bench_bytes: what one call of that variant moves,
+   * for its GB/s column (NULL: bytes_moved). */
   const char *bench_case;
   const uint64_t *bench_sizes;
   int n_bench_sizes;
@@ -85,6 +89,7 @@ typedef struct judge_spec {
   int n_bench_cases;
   int bench_reps;
   double (*bytes_moved)(uint64_t n, uint64_t param);
+  double (*bench_bytes)(int variant, uint64_t n, uint64_t param);
   const char *bytes_note;
   /* The bytes one call of a variant cannot avoid moving (a scan reads n ints and
    * writes n; a frame writes its image): a perf duel's floor is a fraction of the

@@ -637,7 +637,7 @@ static void size_label(uint64_t n, char *out, size_t cap) {
 }
 
 /* What --bench times: --n N; or the cases named with --case; or the bench
- * case at each of bench_sizes; or each of bench_cases; or the bench case. */
+ * case at each of bench_sizes, then each of bench_cases; or the bench case. */
 static int bench_points(bench_point *pts, int cap) {
   const spec_case *k = spec->bench_case ? find_case(spec->bench_case) : NULL;
   int n = 0;
@@ -645,22 +645,22 @@ static int bench_points(bench_point *pts, int cap) {
     pts[n++] = (bench_point){NULL, opts->n, "adhoc"};
   } else if (opts->n_cases) {
     for (int i = 0; i < opts->n_cases && n < cap; i++) pts[n++] = (bench_point){find_case(opts->cases[i]), 0, ""};
-  } else if (spec->bench_sizes && k) {
-    for (int i = 0; i < spec->n_bench_sizes && n < cap; i++) {
-      pts[n] = (bench_point){k, spec->bench_sizes[i], ""};
-      char size[32];
-      size_label(spec->bench_sizes[i], size, sizeof size);
-      snprintf(pts[n].label, sizeof pts[n].label, "n%s", size); /* the row's real size, not the case's */
-      n++;
+  } else {
+    if (spec->bench_sizes && k) {
+      for (int i = 0; i < spec->n_bench_sizes && n < cap; i++) {
+        pts[n] = (bench_point){k, spec->bench_sizes[i], ""};
+        char size[32];
+        size_label(spec->bench_sizes[i], size, sizeof size);
+        snprintf(pts[n].label, sizeof pts[n].label, "n%s", size); /* the row's real size, not the case's */
+        n++;
+      }
     }
-  } else if (spec->bench_cases) {
-    for (int i = 0; i < spec->n_bench_cases && n < cap; i++) {
+    for (int i = 0; spec->bench_cases && i < spec->n_bench_cases && n < cap; i++) {
       const spec_case *c = find_case(spec->bench_cases[i]);
       if (!c) die(2, "bench_cases names '%s', which is not a case", spec->bench_cases[i]);
       pts[n++] = (bench_point){c, 0, ""};
     }
-  } else if (k) {
-    pts[n++] = (bench_point){k, 0, ""};
+    if (!n && k) pts[n++] = (bench_point){k, 0, ""};
   }
   for (int i = 0; i < n; i++) {
     if (pts[i].k && !pts[i].n) pts[i].n = pts[i].k->n;
@@ -723,7 +723,8 @@ static int bench(int n_baselines) {
       run_case(&c, (session *const[]){&run}, 1, &res, 0, &none);
       if (row == 0) copy_ms = res.median_ms;
       if (!strcmp(kind, "baseline")) base_ms[base] = res.median_ms;
-      bench_row(c.slug, kind, pts[p].label, n, &res, bytes, copy_ms, n_baselines ? base_ms[base] : 0);
+      double row_bytes = row > 0 && spec->bench_bytes ? spec->bench_bytes(c.spec_variant, n, param) : bytes;
+      bench_row(c.slug, kind, pts[p].label, n, &res, row_bytes, copy_ms, n_baselines ? base_ms[base] : 0);
       all_ok &= res.ok;
     }
     fflush(stdout);

@@ -160,6 +160,39 @@ START_TEST(test_bench_plan) {
 }
 END_TEST
 
+/* 04's bench times find_repeats on the input the grader times it on (a case
+ * of the spec), and its GB/s counts what a call moves: n ints read, 4 bytes a
+ * repeat and the count written (within 1 % of the repeats the case's first
+ * window holds), where a scan moves 8n. */
+START_TEST(test_bench_bytes_04) {
+  const judge_spec *s = &judge_spec_04;
+  int rep = -1;
+  for (int v = 0; v < s->n_variants; v++)
+    if (!strcmp(s->variants[v].slug, "find_repeats")) rep = v;
+  ck_assert_msg(rep >= 0, "04 has no find_repeats variant");
+  ck_assert_msg(s->bench_bytes && s->n_bench_cases == 1, "04's bench: no byte count of its own, or not one graded case");
+  const spec_case *k = NULL;
+  for (int i = 0; i < s->n_cases; i++)
+    if (!strcmp(s->cases[i].name, s->bench_cases[0])) k = &s->cases[i];
+  ck_assert_msg(k && !strcmp(k->name, "rep2^24"), "04's bench case '%s' is not the graded rep2^24", s->bench_cases[0]);
+  judge_case c = {.spec = s, .name = k->name, .n = k->n, .seed = k->seed, .param = k->param, .variant = rep};
+  char err[256];
+  ck_assert_msg(s->open(&c, err, sizeof err) == 0, "04/%s: open: %s", k->name, err);
+  uint32_t *in = malloc((size_t)k->n * sizeof *in);
+  ck_assert(in);
+  void *bufs[JUDGE_MAX_BUFS] = {in};
+  s->input(&c, 0, bufs);
+  size_t repeats = 0;
+  for (size_t i = 0; i + 1 < (size_t)k->n; i++) repeats += in[i] == in[i + 1];
+  double want = 4.0 * (double)k->n + 4.0 * (double)repeats + 4.0, got = s->bench_bytes(rep, k->n, k->param);
+  ck_assert_msg(repeats > k->n / 20 && fabs(got - want) < 0.01 * want, "find_repeats on %s: %.0f bytes, the window moves %.0f",
+                k->name, got, want);
+  ck_assert_msg(s->bench_bytes(0, k->n, k->param) == 8.0 * (double)k->n, "a scan on %s moves 8n bytes", k->name);
+  s->close(&c);
+  free(in);
+}
+END_TEST
+
 START_TEST(test_parallel_setup_matches) {
   static const size_t SIZES[] = {0, 1, 7, (3u << 20) + 7, (9u << 20) + 1};
   for (size_t k = 0; k < sizeof SIZES / sizeof *SIZES; k++) {
@@ -184,6 +217,7 @@ Suite *specs_suite(void) {
   tcase_add_loop_test(tc, test_specs_scans_check_right, 0, 4);
   tcase_add_test(tc, test_parallel_setup_matches);
   tcase_add_test(tc, test_bench_plan);
+  tcase_add_test(tc, test_bench_bytes_04);
   tcase_add_test(tc, test_image_compare_in_chunks);
   suite_add_tcase(s, tc);
   return s;

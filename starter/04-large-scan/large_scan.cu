@@ -1,7 +1,7 @@
-// large_scan.cu (starter, assignment 04): a multi-block exclusive scan, written
-// the way a widely read blog post on the A100 wrote it. It compiles and runs;
-// it is right for n up to two tiles (2 * STARTER_TILE elements) and wrong
-// after. Task 1 of the handout: find both of its bugs and explain them.
+// large_scan.cu (starter, assignment 04): a multi-block exclusive scan with
+// mistakes that multi-block scans are often written with. It compiles and
+// runs; it is right for n up to two tiles (2 * STARTER_TILE elements) and
+// wrong after. Task 1 of the handout: find both of its bugs and explain them.
 //
 // Then replace it: exclusive_scan becomes your single-pass scan with decoupled
 // look-back (graded), and each of the other entry points the strategy its name
