@@ -264,7 +264,7 @@ static int word_is(const char *text, const word *w, const char *const *list) {
 
 static const char *const NOUNS[] = {"barrier",   "barriers",  "bar.sync",     "bar.warp.sync",   "barrier.sync",
                                     "registers", "instructions", "accesses", "shuffles", "shfl.sync.up",
-                                    "shfl.sync.up.b32", NULL};
+                                    "shfl.sync.up.b32", "shfl.sync.bfly", "shfl.sync.bfly.b32", NULL};
 static const char *const MEMORY_NOUNS[] = {"loads", "stores", "loads/stores", "load/store", NULL};
 static const char *const MEMORY_WORDS[] = {"shared", "volatile", "shared-memory", NULL};
 

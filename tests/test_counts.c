@@ -10,7 +10,8 @@
  *     PHRASE is text of the block with # where the number stands ("# barriers
  *     and # shared accesses" binds the first #; write one tag per number);
  *     WHAT a pattern of count_whats[] (bar.sync, bar.warp.sync, volatile,
- *     plain-shared, shared, ld.shared, st.shared, shfl.up, shfl, registers);
+ *     plain-shared, shared, ld.shared, st.shared, shfl.up, shfl.bfly, shfl,
+ *     registers);
  *     BUILD solutions/NN, starter/NN (their
  *     runner.ptx), lectures/NAME (build/lectures/NAME.ptx) or variant/NAME
  *     (build/variants/NAME.ptx, made by grader/tests/tests.mk from
@@ -19,7 +20,8 @@
  *   - A count is found by its words: a number (digits or a word from two to
  *     twenty) followed within three words by barriers, bar.sync,
  *     bar.warp.sync, registers, instructions, accesses, shuffles,
- *     shfl.sync.up, or by loads/stores with shared or volatile before them.
+ *     shfl.sync.up, shfl.sync.bfly, or by loads/stores with shared or
+ *     volatile before them.
  *     Every count found must be a tag's #, or its block carries
  *       <!-- counts: not compiled: REASON -->
  *     (a count on paper, per iteration, at run time, or of another toolkit).
@@ -53,6 +55,7 @@ static const struct {
     {"ld.shared", "^[[:space:]]*ld(\\.volatile)?\\.shared"},
     {"st.shared", "^[[:space:]]*st(\\.volatile)?\\.shared"},
     {"shfl.up", "^[[:space:]]*shfl\\.sync\\.up"},
+    {"shfl.bfly", "^[[:space:]]*shfl\\.sync\\.bfly"},
     {"shfl", "^[[:space:]]*shfl\\.sync"},
 };
 #define N_WHATS (sizeof WHATS / sizeof *WHATS)
@@ -141,7 +144,7 @@ static long tag_count(const char *root, const tag *t, char *why, size_t cap) {
   for (size_t i = 0; i < N_WHATS; i++)
     if (!strcmp(WHATS[i].name, t->what)) pattern = WHATS[i].pattern;
   if (!pattern) {
-    snprintf(why, cap, "count tag: %s is not one of bar.sync, bar.warp.sync, volatile, plain-shared, shared, ld.shared, st.shared, shfl.up, shfl, registers", t->what);
+    snprintf(why, cap, "count tag: %s is not one of bar.sync, bar.warp.sync, volatile, plain-shared, shared, ld.shared, st.shared, shfl.up, shfl.bfly, shfl, registers", t->what);
     return -1;
   }
   char *ptx = build_ptx(root, t->build, why, cap);
@@ -451,6 +454,11 @@ START_TEST(test_counts_found) {
   ck_assert_int_eq(v[2], 3);
   ck_assert_int_eq(v[3], 4);
   ck_assert_int_eq((int)offs[1], (int)(strstr(t, "eleven") - t));
+  /* the butterfly shuffles of __shfl_xor_sync (lecture 01's warp minimum) are counts too */
+  const char *b = "It has five `shfl.sync.bfly.b32` and 5 shfl.sync.bfly in all.";
+  ck_assert_int_eq(find_counts(b, offs, v, 8), 2);
+  ck_assert_int_eq(v[0], 5);
+  ck_assert_int_eq((int)offs[1], (int)(strstr(b, "5 shfl") - b));
 }
 END_TEST
 

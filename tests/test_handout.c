@@ -194,6 +194,9 @@ START_TEST(test_handout_has_no_solution) {
   /* The count test's variants (tests/fixtures/variants/) are patches of the solutions. */
   snprintf(cmd, sizeof cmd, "cd '%s' && test ! -e tests/fixtures/variants", root);
   ck_assert_msg(run_shell(cmd) == 0, "the handout holds tests/fixtures/variants/, whose patches quote the solutions");
+  /* The known lists point at the notes that still answer a question or show a solution's shape. */
+  snprintf(cmd, sizeof cmd, "cd '%s' && test ! -e tests/answers-known.txt && test ! -e tests/leaks-known.txt", root);
+  ck_assert_msg(run_shell(cmd) == 0, "the handout holds tests/answers-known.txt or tests/leaks-known.txt, which point at give-aways");
   scan s;
   scan_init(&s);
   walk(root, scan_file, &s);

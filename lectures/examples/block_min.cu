@@ -95,10 +95,11 @@ extern "C" __global__ void block_tree_min(const int *in, int *out, int L, int le
 // ---------------------------------------------------------------- host
 
 // The smallest power of two that is >= L and >= 2.
+// L - 1 with every bit below its highest one set is one less than that power.
 static int tree_leaves(int L) {
-  int leaves = 2;
-  while (leaves < L) leaves *= 2;
-  return leaves;
+  unsigned below = L > 2 ? (unsigned)(L - 1) : 1u;
+  for (int shift = 1; shift < 32; shift *= 2) below |= below >> shift;
+  return (int)below + 1;
 }
 
 // The CPU references: the eroded segments, and each segment's minimum.
