@@ -553,7 +553,8 @@ START_TEST(test_judge_outside_window) {
   const outside *t = &OUTSIDE[_i];
   char *dir = make_temp_dir("judge-outside"), *results, *err, env[1024];
   fake_device_duel(dir, t->student, env, sizeof env);
-  int rc = run_judge(dir, env, "--versus ./reference --case n1025", &results, &err);
+  /* --floor: a perf duel, the only kind whose reference is held to its samples alone */
+  int rc = run_judge(dir, env, "--versus ./reference --floor 0.01 --case n1025", &results, &err);
   ck_assert_msg(rc == t->exit_code, "%s: judge exited %d, want %d; stderr: %s", t->student, rc, t->exit_code, err);
   if (t->exit_code == 0) {
     result_line ref, st;
@@ -588,7 +589,8 @@ END_TEST
 START_TEST(test_judge_helper_stopped) {
   char *dir = make_temp_dir("judge-helper"), *results, *err, env[1024], path[1024];
   fake_device_duel(dir, "helper-child", env, sizeof env);
-  int rc = run_judge(dir, env, "--versus ./reference --case n1025", &results, &err);
+  /* --floor: a perf duel, the only kind whose reference is held to its samples alone */
+  int rc = run_judge(dir, env, "--versus ./reference --floor 0.01 --case n1025", &results, &err);
   snprintf(path, sizeof path, "%s/helper.pid", dir);
   char *text = read_text(path);
   long helper = text ? atol(text) : 0;
