@@ -410,7 +410,7 @@ static char *check_fixture(const char *note) {
   snprintf(path, sizeof path, "%s/build/solutions/01-x/runner.ptx", dir);
   write_text(path, PTX, 0);
   snprintf(path, sizeof path, "%s/assignments/01-x/grade.conf", dir);
-  write_text(path, "[assignment]\nname = 01-x\ntitle = x\n\n[ptx-bar]\nkind = ptx\ntitle = two barriers\nkernel = scan_k\n"
+  write_text(path, "[assignment]\nname = 01-x\ntitle = x\nstudent = x.cu\nlink = inline\n\n[ptx-bar]\nkind = ptx\ntitle = two barriers\nkernel = scan_k\n"
                    "pattern = (bar|barrier)\\.sync\nmin = 1\nmax = 1\npoints = 5\n", 0);
   snprintf(path, sizeof path, "%s/tests/fixtures/variants/v.patch", dir);
   write_text(path, "a variant\n--- starter/01-x/x.cu\n+++ starter/01-x/x.cu\n", 0);

@@ -32,7 +32,7 @@ static const char FAKE_REF[] =
     "bad_reps=%d mismatches=%d first_bad=%d first_x=-1 first_y=-1 max_err=0 masked=0 nonfinite=0 work_bytes=0\" >&3\n"
     "done\n";
 
-static const char FAKE_CONF[] = "[assignment]\nname = 01-fake\ntitle = fake\ntimeout = 10\n\n"
+static const char FAKE_CONF[] = "[assignment]\nname = 01-fake\ntitle = fake\nstudent = fake.cu\nlink = object\ntimeout = 10\n\n"
                                 "[perf-plain]\nkind = perf\ntitle = p\nvariant = plain\ncases = n1m\nfull_ratio = 1.10\nfloor = 0.5\npoints = 5\n\n"
                                 "[perf-fast]\nkind = perf\ntitle = f\nvariant = fast\ncases = n2^24\nfull_ratio = 1.10\nfloor = 0.5\npoints = 5\n";
 

@@ -419,7 +419,8 @@ START_TEST(test_inspect_course_builds) {
       name[strcspn(name, "\n")] = 0;
       snprintf(cu, sizeof cu, "'%s'", name);
       free(name);
-      snprintf(folders, sizeof folders, "assignments/%s %s", NN[i], dir);
+      /* the student's folder as the build inspects it: its staged copy (grader/src/submission.c) */
+      snprintf(folders, sizeof folders, "assignments/%s build/%s/stage", NN[i], dir);
       snprintf(b, sizeof b, "'%s'", bindir);
       snprintf(what, sizeof what, "%s as built", o);
       expect_accepted(inspect_in(repo, "", o, d, cu, b, folders), what);
@@ -790,9 +791,10 @@ START_TEST(test_inspect_include_paths) {
   ck_assert(realpath("build/grader/grade", grade) != NULL);
   snprintf(cmd, sizeof cmd,
            "cp -r assignments solutions '%s'/ && mkdir -p '%s'/grader '%s'/mk '%s'/build/runner '%s'/build/lib && "
-           "cp -r grader/runner grader/protocol '%s'/grader/ && cp mk/course-prefixes.txt '%s'/mk/ && "
-           "echo 'exit 0' > '%s'/mk/inspect-student.sh && touch '%s'/build/runner/librunner.a '%s'/build/runner/sandbox.o '%s'/build/lib/libcourse.a",
-           root, root, root, root, root, root, root, root, root, root, root);
+           "cp -r grader/runner grader/protocol '%s'/grader/ && cp mk/course-prefixes.txt mk/inspect-links.sh mk/header-decls.awk "
+           "mk/student-calls.txt '%s'/mk/ && echo 'exit 0' > '%s'/mk/inspect-student.sh && touch '%s'/build/runner/librunner.a "
+           "'%s'/build/runner/sandbox.o '%s'/build/runner/guard.o '%s'/build/lib/libcourse.a",
+           root, root, root, root, root, root, root, root, root, root, root, root);
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/nvcc", root);
   write_text(path, RECORDING_NVCC, 1);
