@@ -7,26 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- problems */
-
-void problem(problems *p, const char *file, int line, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  p->v = realloc(p->v, (size_t)(p->n + 1) * sizeof *p->v);
-  size_t len = strlen(file) + strlen(msg) + 32;
-  p->v[p->n] = malloc(len);
-  snprintf(p->v[p->n++], len, "%s:%d: %s", file, line, msg);
-}
-
-void problems_free(problems *p) {
-  for (int i = 0; i < p->n; i++) free(p->v[i]);
-  free(p->v);
-  memset(p, 0, sizeof *p);
-}
-
 /* ---------------------------------------------------------------- numbers in words */
 
 static const char *const NUMBER_WORDS[] = {"zero",    "one",     "two",       "three",    "four",

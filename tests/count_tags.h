@@ -7,13 +7,8 @@
 
 #include <stddef.h>
 
-/* What a check found wrong, one "file:line: message" each. */
-typedef struct problems {
-  char **v;
-  int n;
-} problems;
-void problem(problems *p, const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void problems_free(problems *p);
+#include "problems.h"
+
 
 /* The number written at s (digits, with ,ddd groups, or a word from zero to
  * twenty), its length in *len; -1 when there is none. */

@@ -420,28 +420,10 @@ static char *check_fixture(const char *note) {
   write_text(path, note, 0);
   problems pr = {0};
   check_markdown(dir, "note.md", &pr);
-  size_t len = 1;
-  for (int i = 0; i < pr.n; i++) len += strlen(pr.v[i]) + 1;
-  char *all = calloc(1, len);
-  for (int i = 0; i < pr.n; i++) strcat(strcat(all, pr.v[i]), "\n");
-  problems_free(&pr);
   remove_dir(dir);
   free(dir);
-  return all;
+  return problems_join(&pr);
 }
-
-#define EXPECT_CLEAN(note)                                                      \
-  do {                                                                          \
-    char *got_ = check_fixture(note);                                           \
-    ck_assert_msg(!*got_, "expected no problem in:\n%s\ngot:\n%s", note, got_); \
-    free(got_);                                                                 \
-  } while (0)
-#define EXPECT_PROBLEM(note, want)                                                                     \
-  do {                                                                                                 \
-    char *got_ = check_fixture(note);                                                                  \
-    ck_assert_msg(strstr(got_, want), "expected a problem '%s' in:\n%s\ngot:\n%s", want, note, got_); \
-    free(got_);                                                                                        \
-  } while (0)
 
 START_TEST(test_counts_found) {
   size_t offs[8];

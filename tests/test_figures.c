@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "problems.h"
 #include "tests.h"
 
 /* The Markdown files the convention covers. */
@@ -38,35 +39,6 @@ static const char *const SCOPE[] = {"README.md", "lectures/*.md", "assignments/*
                                     "docs/*.md"};
 #define N_SCOPE (sizeof SCOPE / sizeof *SCOPE)
 static const char PENDING[] = "tests/figures-pending.txt";
-
-/* ---------------------------------------------------------------- problems
- *
- * What a check found wrong, one "file:line: message" each. */
-struct problems {
-  char **v;
-  int n, cap;
-};
-
-static void problem(struct problems *p, const char *file, int line, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  if (p->n == p->cap) {
-    p->cap = p->cap ? 2 * p->cap : 16;
-    p->v = realloc(p->v, (size_t)p->cap * sizeof *p->v);
-  }
-  size_t len = strlen(file) + strlen(msg) + 32;
-  p->v[p->n] = malloc(len);
-  snprintf(p->v[p->n++], len, "%s:%d: %s", file, line, msg);
-}
-
-static void problems_free(struct problems *p) {
-  for (int i = 0; i < p->n; i++) free(p->v[i]);
-  free(p->v);
-  memset(p, 0, sizeof *p);
-}
 
 /* ---------------------------------------------------------------- blocks */
 
@@ -209,7 +181,7 @@ static int read_tag(const char *s, const char *end, struct block *k, int line, c
  * line right after its block (after other tags or comments on the lines
  * between); one anywhere else is a problem. Blocks are held by index, since
  * adding one may move them all. */
-static void split_blocks(const char *file, const char *text, struct blocks *out, struct problems *pr) {
+static void split_blocks(const char *file, const char *text, struct blocks *out, problems *pr) {
   memset(out, 0, sizeof *out);
   int cur = -1;  /* the block being read (paragraph, item, table, fence) */
   int last = -1; /* the block a tag on this line would belong to */
@@ -574,7 +546,7 @@ static int line_in(const char *line, const char *text) {
 }
 
 /* Checks a fenced block against the file its output tag names. */
-static void check_output(const char *root, const char *file, const struct block *k, struct problems *pr) {
+static void check_output(const char *root, const char *file, const struct block *k, problems *pr) {
   if (k->kind != B_FENCE) {
     problem(pr, file, k->tag_line, "an output tag follows a fenced code block, not a %s",
             k->kind == B_TABLE ? "table" : "paragraph");
@@ -599,7 +571,7 @@ static void check_output(const char *root, const char *file, const struct block 
 /* ---------------------------------------------------------------- one file */
 
 /* Checks one block's figures against its sources. */
-static void check_block(struct source_cache *cache, const char *file, const struct block *k, struct problems *pr) {
+static void check_block(struct source_cache *cache, const char *file, const struct block *k, problems *pr) {
   char w[512];
   if (k->output) check_output(cache->root, file, k, pr);
   /* a tag's paths are checked whether or not the block has figures */
@@ -649,7 +621,7 @@ static void check_block(struct source_cache *cache, const char *file, const stru
 
 /* Checks one Markdown file (path relative to root); adds what is wrong to pr.
  * Returns how many figures it holds. */
-static int check_markdown(const char *root, const char *file, struct problems *pr) {
+static int check_markdown(const char *root, const char *file, problems *pr) {
   char *text = root_read(root, file);
   if (!text) {
     problem(pr, file, 0, "cannot read it");
@@ -729,7 +701,7 @@ static void pending_free(struct pending *p) {
 }
 
 /* Fails with every problem: all on stderr, as many as fit in the message. */
-static void fail_with(const struct problems *pr, const char *what) {
+static void fail_with(const problems *pr, const char *what) {
   char msg[3500];
   int len = snprintf(msg, sizeof msg, "%d %s:", pr->n, what);
   for (int i = 0; i < pr->n; i++) {
@@ -746,7 +718,7 @@ START_TEST(test_figures_bound) {
   scope_files(&g);
   const char *only = getenv("FIGURES_ONLY");
   if (only) { /* one file, pending or not, with every problem it has */
-    struct problems pr = {0};
+    problems pr = {0};
     ck_assert_msg(in_scope(&g, only), "FIGURES_ONLY=%s is not a Markdown file in scope", only);
     int figures = check_markdown(".", only, &pr);
     printf("figures: %s: %d figures\n", only, figures);
@@ -760,7 +732,7 @@ START_TEST(test_figures_bound) {
   struct pending pending;
   read_pending(PENDING, &pending);
   int show_pending = getenv("FIGURES_SHOW_PENDING") != NULL;
-  struct problems pr = {0};
+  problems pr = {0};
   int bound = 0, figures = 0, skipped = 0;
   struct stat st;
   int have_solutions = !stat("solutions", &st);
@@ -772,7 +744,7 @@ START_TEST(test_figures_bound) {
     const char *file = g.gl_pathv[i];
     int listed = pending_line(&pending, file);
     if (listed) {
-      struct problems own = {0};
+      problems own = {0};
       check_markdown(".", file, &own);
       if (!own.n)
         problem(&pr, PENDING, listed, "%s passes: take it off the list", file);
@@ -811,30 +783,12 @@ static char *fixture(const char *note) {
 /* Checks a fixture note; returns the problems joined by newlines (malloc'd). */
 static char *check_fixture(const char *note) {
   char *dir = fixture(note);
-  struct problems pr = {0};
+  problems pr = {0};
   check_markdown(dir, "note.md", &pr);
-  size_t len = 1;
-  for (int i = 0; i < pr.n; i++) len += strlen(pr.v[i]) + 1;
-  char *all = calloc(1, len);
-  for (int i = 0; i < pr.n; i++) strcat(strcat(all, pr.v[i]), "\n");
-  problems_free(&pr);
   remove_dir(dir);
   free(dir);
-  return all;
+  return problems_join(&pr);
 }
-
-#define EXPECT_CLEAN(note)                                                      \
-  do {                                                                          \
-    char *got_ = check_fixture(note);                                           \
-    ck_assert_msg(!*got_, "expected no problem in:\n%s\ngot:\n%s", note, got_); \
-    free(got_);                                                                 \
-  } while (0)
-#define EXPECT_PROBLEM(note, want)                                                                     \
-  do {                                                                                                 \
-    char *got_ = check_fixture(note);                                                                  \
-    ck_assert_msg(strstr(got_, want), "expected a problem '%s' in:\n%s\ngot:\n%s", want, note, got_); \
-    free(got_);                                                                                        \
-  } while (0)
 
 START_TEST(test_figures_found) {
   struct figure *f;
@@ -864,7 +818,7 @@ END_TEST
 
 START_TEST(test_figures_blocks) {
   struct blocks b;
-  struct problems pr = {0};
+  problems pr = {0};
   split_blocks("n.md",
                "# Title 3 ms\n\npara one\ncontinued\n<!-- source: docs/results/a.txt -->\n\n- item\n  more\n- two\n"
                "<!-- figures: not measured: a target -->\n\n| a | b |\n| 1 | 2 |\n\n```\nout 1 s\n```\n"
