@@ -61,7 +61,7 @@ static const attempt ATTEMPTS[] = {
  * its host-memory device is timed through the scheduler of a shared, loaded
  * host, whose ticks (4 ms) are the noise here, not a GPU's. A duel's paced
  * calls (FAKE_PACE_MS, below) are long beside them. */
-#define CPU_TIER_NOISE "SCANLAB_PHASE_NOISE='0.1 10' SCANLAB_CEILING_NOISE='0.25 20'"
+#define CPU_TIER_NOISE "SCANLAB_PHASE_CHARGE=1 SCANLAB_PHASE_NOISE='0.1 10' SCANLAB_CEILING_NOISE='0.25 20'"
 
 /* Runs the judge in dir on the fake runner (FAKE_STUDENT=student) with args
  * after its fixed options; returns its exit status, its result lines and its
