@@ -105,7 +105,8 @@ $(GPU_FAULT_PTX): gpu-faults
 # (grader/tests/gpu-faults/<fault>/<NN>/FILE...). make assembles each into
 # build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files over
 # them. A fault that replaces the student file itself #includes "solution.cu" (the
-# solution's student file, renamed); one that replaces a layer (05's .cuh) is that layer;
+# solution's student file, renamed); one that changes a layer (05's .cuh) is a patch of it,
+# FILE.patch, applied exactly (patch -F0: a solution that moves under it fails the build);
 # a fault folder with a file no-inspect (saying why) is a probe of the sandbox that does what the
 # inspection refuses, so it is built past it (grade --no-inspect, --dir only); every other
 # the grader builds that folder as a student's (grade --build-only --dir ... --out
@@ -115,7 +116,10 @@ gpu-faults: $(BUILD_TOOLS)
 	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; out=$(B)/$${d#grader/tests/}; \
 	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
 	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
-	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && cp -p "$$d"/* "$$out/src/" && \
+	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && \
+	  for f in "$$d"/*; do case $$f in *.patch) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
+	  for p in "$$d"/*.patch; do [ -e "$$p" ] || continue; t=$${p##*/}; \
+	    patch -s -F0 "$$out/src/$${t%.patch}" "$$p" || { echo "$$p: does not apply to solutions/$$a/$${t%.patch}" >&2; exit 1; }; done && \
 	  $(GRADE) --build-only $$([ ! -f "$${d%/*}/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
 
 # The variants of a starter or solution that the texts discuss ("drop the last
