@@ -128,7 +128,7 @@ $(LIBRUNNER): $(RUNNER_C_O) $(B)/runner/runner_cuda.o
 JUDGE := $(B)/grader/judge
 JUDGE_O := $(patsubst grader/judge/%.c,$(B)/judge/%.o,$(wildcard grader/judge/*.c))
 SPEC_O := $(patsubst assignments/%/spec.c,$(B)/judge/spec-%.o,$(wildcard assignments/*/spec.c))
-JUDGE_CFLAGS := $(CFLAGS) -Igrader/judge
+JUDGE_CFLAGS := $(BASE_CFLAGS) -Igrader/protocol -Igrader/lib -Igrader/judge # not grader/src: the judge uses nothing of the grader
 $(B)/judge/%.o: grader/judge/%.c $(wildcard grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(JUDGE_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
@@ -140,7 +140,7 @@ $(JUDGE): grader/bin/judge
 	@mkdir -p $(@D)
 	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 else
-$(JUDGE): $(JUDGE_O) $(SPEC_O) $(LIBGRADER)
+$(JUDGE): $(JUDGE_O) $(SPEC_O) $(LIBCOURSE)
 	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
 endif
 

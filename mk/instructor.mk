@@ -20,9 +20,9 @@ $(TIMINGS): tools/timings.c $(LIBGRADER)
 # on the CPU: build/tools/scene-stats (solutions/05-renderer/ANSWERS.md reads it).
 SCENE_STATS := $(B)/tools/scene-stats
 test-builds: $(SCENE_STATS)
-$(SCENE_STATS): tools/scene_stats.c $(LIBGRADER)
+$(SCENE_STATS): tools/scene_stats.c $(LIBCOURSE)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< $(LIBGRADER) -o $@.tmp$$$$ -lm && mv -f $@.tmp$$$$ $@
+	$(CC) $(CFLAGS) $< $(LIBCOURSE) -o $@.tmp$$$$ -lm && mv -f $@.tmp$$$$ $@
 
 # The GPU's name is gpuinfo's line up to its first comma; it names the CSV.
 timings: ## time every reference over its case table on this GPU: assignments/NN/timings/<gpu>.csv, .png, suggested full_ratio

@@ -15,7 +15,7 @@ $(B)/tools/render.o: grader/tools/render.c $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(RENDER): $(B)/tools/render.o $(LIBGRADER)
+$(RENDER): $(B)/tools/render.o $(LIBCOURSE)
 	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
 
 .PHONY: render movie
