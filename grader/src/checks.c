@@ -10,7 +10,6 @@
  * (error). */
 #include "checks.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,21 +26,6 @@
 const char *verdict_name(verdict v) {
   static const char *const N[] = {"pass", "partial", "fail", "ungraded", "error", "skipped"};
   return N[v];
-}
-
-void check_finish(check_result *r, story *s, verdict v, double score, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->reason, sizeof r->reason, fmt, ap);
-  va_end(ap);
-  r->v = v;
-  r->score = score_round(score);
-  if (s->f) {
-    fclose(s->f);
-    s->f = NULL;
-    r->output = s->buf;
-  }
-  if (!r->output) r->output = strdup(r->reason);
 }
 
 static int executable(const char *path, char *why, size_t cap, const char *what) {
