@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "judge_run.h"
+#include "runs.h"
 #include "kinds.h"
 #include "proc.h"
 #include "score.h"
@@ -54,7 +54,7 @@ static void reference_prepare(assignment_ctx *ctx) {
   char *out = capture_text(&p->out);
   if (!(p->status == PROC_EXITED && p->exit_code == 0))
     snprintf(ctx->reference_error, sizeof ctx->reference_error, "reference binary does not start: %s", proc_describe(p, what, sizeof what));
-  else if ((ctx->n_ref_slugs = judge_run_list_parse(out, ctx->conf->name, ctx->ref_slugs, 64, why, sizeof why)) < 0)
+  else if ((ctx->n_ref_slugs = run_list_parse(out, ctx->conf->name, ctx->ref_slugs, 64, why, sizeof why)) < 0)
     snprintf(ctx->reference_error, sizeof ctx->reference_error, "reference binary %s: %s", ctx->reference, why);
   else
     ctx->reference_ok = 1;
