@@ -171,7 +171,7 @@ $(GPUINFO): grader/tools/gpuinfo.cu $(B)/.gencode
 # The student's build is the grader's own code (grader/src/build.c; docs/architecture.md,
 # "The student's build"): for <src>/NN it stages the folder's files (refusing a name
 # outside [A-Za-z0-9._-], a symbolic link, anything not a regular file), compiles the
-# file grade.conf's `student` names alone, inspects it (mk/inspect-student.sh), links
+# file grade.conf's `student` names alone, inspects it (grader/inspect/inspect-student.sh), links
 # the runner, and makes runner.ptx, model and model-tables (and bench, with --bench)
 # in build/<src>/NN/, rebuilding only when the hash of the files it depends on changed.
 # No file name of a student's folder is ever a make variable or shell text: make
@@ -264,16 +264,16 @@ ptx: $(BUILD_TOOLS) ## print the PTX of each kernel of the selected assignments:
 # (a starter is wrong by design: its rows are marked, not an error).
 BENCH_SRCS := $(SRC) $(if $(filter solutions,$(SRC)),starter)
 bench: ## time the reference and your code against a device-to-device copy (and CUB, in 04; needs a GPU): make bench A=01
-	@bash mk/need-gpu.sh bench $(GPUINFO)
+	@bash tools/need-gpu.sh bench $(GPUINFO)
 	@$(MAKE) tools $(BUILD_TOOLS) $(if $(HAVE_SOLUTIONS),$(REFS))
 	@$(foreach s,$(BENCH_SRCS),$(call grade_build,$(s),--bench) &&) true
 	@mkdir -p $(B)/bench
 	@set -o pipefail; $(foreach a,$(SELECTED),{ echo "## reference: $(a)"; $(call ref_bench,$(a)) --bench && \
 	  echo "## $(SRC): $(a)" && $(call bench_bin,$(SRC),$(a)) --bench && \
 	  $(if $(filter solutions,$(SRC)),{ echo "## starter: $(a)"; $(call bench_bin,starter,$(a)) --bench || true; } &&) true; } | tee $(B)/bench/$(a).txt && \
-	  awk -v dat=$(B)/bench/$(a).dat -v named=$(if $(filter solutions,$(SRC)),1,0) -f mk/bench-table.awk $(B)/bench/$(a).txt && \
+	  awk -v dat=$(B)/bench/$(a).dat -v named=$(if $(filter solutions,$(SRC)),1,0) -f tools/bench-table.awk $(B)/bench/$(a).txt && \
 	  { ! command -v gnuplot >/dev/null || gnuplot -e "dat='$(B)/bench/$(a).dat'; out='$(B)/bench/$(a).png'; \
-	    title='$(a): make bench'; bycase=$$(head -c4 $(B)/bench/$(a).dat | grep -c case)" mk/bench.gp && \
+	    title='$(a): make bench'; bycase=$$(head -c4 $(B)/bench/$(a).dat | grep -c case)" tools/bench.gp && \
 	    echo "drew $(B)/bench/$(a).png"; } || exit 1;) true
 
 # With no GPU and no ARCH, the test tier builds for sm_90 alone: no test runs
@@ -310,10 +310,10 @@ figures: ## draw the lecture figures (lectures/figures/*.png) from lectures/data
 	@$(call draw_figures,lectures/figures)
 
 deps-grade:
-	@bash mk/deps.sh grade "$(NVCC)"
+	@bash tools/deps.sh grade "$(NVCC)"
 
 deps-test:
-	@bash mk/deps.sh test "$(NVCC)"
+	@bash tools/deps.sh test "$(NVCC)"
 
 # A handout has no solutions/ to build the references from: there they are kept.
 clean: ## remove build/, grade-results/, dist/ and, where solutions/ can rebuild them, the reference binaries (a handout keeps its ref/)

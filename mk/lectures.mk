@@ -34,6 +34,6 @@ $(addsuffix .ptx,$(STANDALONE_EXAMPLES)): $(B)/lectures/%.ptx: lectures/examples
 .PHONY: lectures-run
 # Whether there is a GPU is asked first: building every example takes minutes.
 lectures-run: ## run every lecture example on the GPU present: prints its table, keeps lectures/data/<example>-<gpu>.csv
-	@bash mk/need-gpu.sh lectures-run $(GPUINFO)
+	@bash tools/need-gpu.sh lectures-run $(GPUINFO)
 	@$(MAKE) $(LECTURE_EXAMPLES)
-	@bash mk/lectures-run.sh lectures/data $(LECTURE_EXAMPLES)
+	@bash tools/lectures-run.sh lectures/data $(LECTURE_EXAMPLES)

@@ -11,7 +11,7 @@ SIZE ?= 1024
 MOVIE_SIZE ?= 512
 FRAMES ?= 90
 
-$(B)/tools/render.o: grader/tools/render.c $(LIB_H)
+$(B)/tools/render.o: tools/render.c $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 

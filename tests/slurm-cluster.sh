@@ -6,7 +6,7 @@
 # each with its pid file in DIR, and waits until the node is idle; it prints the
 # SLURM_CONF to use. stop ends the three daemons it started. Ports come from the
 # shell's pid, so two clusters on one host do not meet. Needs the Debian packages
-# slurmctld, slurmd, slurm-client and munge (mk/deps.sh installs them for make test).
+# slurmctld, slurmd, slurm-client and munge (tools/deps.sh installs them for make test).
 set -u
 cmd=${1:?usage: slurm-cluster.sh start|stop DIR}
 dir=${2:?usage: slurm-cluster.sh start|stop DIR}

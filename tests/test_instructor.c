@@ -539,7 +539,7 @@ static void check_book_row(char f[][CSV_FIELD_CAP], int n, const char *line, voi
  * whose build hangs (its file includes a FIFO that nobody writes, so the compiler
  * blocks opening it), plus a folder whose name is not a safe path. */
 START_TEST(test_grade_all) {
-  char *dir = copy_course("grade-all", "solutions tools tests"), cmd[4096], path[2048];
+  char *dir = copy_course("grade-all", "solutions tests"), cmd[4096], path[2048];
   snprintf(cmd, sizeof cmd,
            "cd '%s' && "
            "mkdir -p subs/alice/01-warp-scan subs/bob/01-warp-scan subs/carol/01-warp-scan 'subs/bad name' && "

@@ -5,7 +5,9 @@
  *     NN-name stands for any assignment's folder, as in "assignments/NN-name/");
  *   - every top-level folder git tracks (but dot-folders) and every folder
  *     directly under grader/ has a row: one naming it or a path in it;
- *   - docs/architecture.md names every folder directly under grader/.
+ *   - docs/architecture.md names every folder directly under grader/;
+ *   - mk/ holds only make fragments, and scripts live in tools/, grader/, tests/,
+ *     lectures/ or research/.
  * Each problem is one line naming README.md:LINE or the folder; a test fails
  * with all of its problems, one per line. Run from the repository root. */
 #include <glob.h>
@@ -291,6 +293,21 @@ START_TEST(test_long_files_say_why) {
 }
 END_TEST
 
+/* One home for each kind of script: mk/ holds only the Makefile's fragments
+ * (*.mk); a script (*.sh, *.awk, *.gp, *.py) lives with what it serves: tools/
+ * (the instructor's tools and what make runs), grader/ (the grader's, its
+ * tests'), tests/, lectures/ (figures) or research/. */
+START_TEST(test_scripts_have_one_home) {
+  shell_problems("git ls-files mk | while read -r f; do echo \"$f\" >&3; case \"$f\" in "
+                 "mk/*/*) echo \"$f: mk/ holds no folders\" ;; *.mk) ;; "
+                 "*) echo \"$f: not a make fragment (mk/ holds only *.mk: a script goes to tools/, or grader/ if the grader's)\" ;; "
+                 "esac; done; git ls-files '*.sh' '*.awk' '*.gp' '*.py' | while read -r f; do echo \"$f\" >&3; case \"$f\" in "
+                 "tools/* | grader/* | tests/* | lectures/* | research/*) ;; "
+                 "*) echo \"$f: a script outside tools/, grader/, tests/, lectures/ and research/\" ;; esac; done",
+                 10, "scripts' homes");
+}
+END_TEST
+
 /* docs/results/ shows the current runs and history/ the replaced ones: every
  * file of each folder has a row in that folder's README (a PNG may share its
  * text file's row: "`NAME.txt`, `.png`"), and every file a row's first column
@@ -316,6 +333,7 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_layout_fixture);
   tcase_add_test(t, test_long_files_say_why);
   tcase_add_test(t, test_results_indexed);
+  tcase_add_test(t, test_scripts_have_one_home);
   suite_add_tcase(s, t);
   return s;
 }

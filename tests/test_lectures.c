@@ -179,7 +179,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- make lectures-run
  *
- * mk/lectures-run.sh against a fake nvidia-smi and fake examples: the CSV
+ * tools/lectures-run.sh against a fake nvidia-smi and fake examples: the CSV
  * names, nothing measured is overwritten, a failing example costs only its own
  * file, and no GPU gives a message and exit 3. */
 
@@ -201,7 +201,7 @@ static int run_script(const char *dir) {
   char cmd[2048], repo[1024];
   ck_assert(getcwd(repo, sizeof repo) != NULL);
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && PATH=\"$PWD/bin:$PATH\" bash '%s/mk/lectures-run.sh' data ex/litmus_xy ex/broken_one "
+           "cd '%s' && PATH=\"$PWD/bin:$PATH\" bash '%s/tools/lectures-run.sh' data ex/litmus_xy ex/broken_one "
            "ex/fence_cost > log 2>&1",
            dir, repo);
   return run_shell(cmd);

@@ -278,12 +278,12 @@ START_TEST(test_student_names_do_not_clash) {
 }
 END_TEST
 
-/* make bench's joined table (mk/bench-table.awk) on a fixed bench output: the
+/* make bench's joined table (tools/bench-table.awk) on a fixed bench output: the
  * columns, the ratios to the copy and to the first baseline, the mark on a
  * row whose output was wrong, and the gnuplot data file. */
 START_TEST(test_bench_table) {
   char *dir = make_temp_dir("benchtab"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "awk -v dat='%s/b.dat' -f mk/bench-table.awk tests/fixtures/bench-04.txt > '%s/t.txt'",
+  snprintf(cmd, sizeof cmd, "awk -v dat='%s/b.dat' -f tools/bench-table.awk tests/fixtures/bench-04.txt > '%s/t.txt'",
            dir, dir);
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/t.txt", dir);
@@ -296,7 +296,7 @@ START_TEST(test_bench_table) {
   snprintf(path, sizeof path, "%s/b.dat", dir);
   char *d = read_text(path);
   ck_assert_msg(d && strstr(d, "16777216 51.1 69.2 60 200\n"), "dat: %s", d);
-  snprintf(cmd, sizeof cmd, "printf 'nothing\\n' | awk -f mk/bench-table.awk 2> /dev/null");
+  snprintf(cmd, sizeof cmd, "printf 'nothing\\n' | awk -f tools/bench-table.awk 2> /dev/null");
   ck_assert_msg(run_shell(cmd) != 0, "no bench rows must be an error");
   free(t);
   free(d);

@@ -19,8 +19,8 @@
 # three files (a lent host returns only a few): summary.txt, gpu-tier.txt (the
 # GPU test tier, for docs/results/) and gpu-session.tar.gz with everything:
 #   gpu-tier.txt              the GPU test tier (grader/tests/gpu-tier.sh)
-#   bench-NN.txt, .raw        reference and solutions --bench, joined (mk/bench-table.awk)
-#   lectures-run.txt, *.csv   every lecture example's table (mk/lectures-run.sh)
+#   bench-NN.txt, .raw        reference and solutions --bench, joined (tools/bench-table.awk)
+#   lectures-run.txt, *.csv   every lecture example's table (tools/lectures-run.sh)
 #   timings-NN/               every reference over its case table (build/tools/timings)
 # Each part runs even when one before it failed; the summary says which did.
 set -u
@@ -55,11 +55,11 @@ for conf in assignments/*/grade.conf; do
   sol=build/solutions/$a/bench
   [ -x "$sol" ] || sol=build/solutions/$a/runner
   want bench && part "bench $a" bash -c "{ echo '## reference: $a'; '$ref' --bench; echo '## solutions: $a'; '$sol' --bench; } \
-    > '$out/bench-$a.raw' 2>&1; awk -f mk/bench-table.awk '$out/bench-$a.raw' > '$out/bench-$a.txt'"
+    > '$out/bench-$a.raw' 2>&1; awk -f tools/bench-table.awk '$out/bench-$a.raw' > '$out/bench-$a.txt'"
   gpu=$(build/tools/gpuinfo | cut -d, -f1)
   want timings && part "timings $a" build/tools/timings --ref "assignments/$a/ref/reference" --conf "$conf" --gpu "$gpu" --dir "$out/timings-$a"
 done
-want lectures && part "lecture examples" bash -c "bash mk/lectures-run.sh '$out' $(find build/lectures -maxdepth 1 -type f -perm -u+x ! -name '*.*' | sort | tr '\n' ' ') > '$out/lectures-run.txt' 2>&1"
+want lectures && part "lecture examples" bash -c "bash tools/lectures-run.sh '$out' $(find build/lectures -maxdepth 1 -type f -perm -u+x ! -name '*.*' | sort | tr '\n' ' ') > '$out/lectures-run.txt' 2>&1"
 
 echo
 echo "== summary"

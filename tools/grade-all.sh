@@ -56,7 +56,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 prepare() {
   local student=$1 work=$2 a f name
   mkdir -p "$work/build" "$work/starter"
-  cp -rp Makefile mk grader assignments "$work/"
+  cp -rp Makefile mk tools grader assignments "$work/"
   cp -rp build/lib build/grader build/tools build/.gencode "$work/build/"
   for a in "${assignments[@]}"; do
     mkdir -p "$work/starter/$a"

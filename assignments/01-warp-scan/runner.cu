@@ -121,7 +121,7 @@ RUNNER_MAIN(ws_runner)
 // generic pointers: 2 to 3.5 times slower on the H100, with link-time
 // optimisation the only cure, which the build hosts lack.) Your file is also
 // compiled alone into student.o, with the same flags, and that object is what
-// the build inspects (mk/inspect-student.sh). The runner is the untrusted side
+// the build inspects (grader/inspect/inspect-student.sh). The runner is the untrusted side
 // either way: it holds nothing of the judge's.
 #include "warp_scan.cu"
 

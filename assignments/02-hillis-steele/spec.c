@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "judge.h"
+#include "spec.h"
 #include "scan_pool.h"
 #include "variants.h"
 

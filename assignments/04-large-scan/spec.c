@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge.h"
+#include "spec.h"
 #include "parallel.h"
 #include "prng.h"
 #include "scan_pool.h"

@@ -2,7 +2,7 @@
  * the CPU reference (grader/lib/render_cpu.h, scene.h, which include this file by
  * its path) and the GPU code students write (renderer.h, beside it) read the same
  * numbers from one place. It lives with the assignment because a student's file
- * may include only its assignment's headers (mk/inspect-student.sh). */
+ * may include only its assignment's headers (grader/inspect/inspect-student.sh). */
 #ifndef SCANLAB_RENDER_SPEC_H
 #define SCANLAB_RENDER_SPEC_H
 

@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "image.h"
-#include "judge.h"
+#include "spec.h"
 #include "render_cpu.h"
 #include "scene.h"
 #include "variants.h"

@@ -63,12 +63,4 @@ static inline elem_verdict elem_judge(elem_type t, const void *got, const void *
   return v;
 }
 
-/* What one comparison of one output found. first_bad is the element index
- * (ELEM_NONE when nothing was wrong). */
-#define ELEM_NONE UINT64_MAX
-typedef struct elem_tally {
-  uint64_t mismatches, masked, nonfinite, first_bad;
-  float max_err;
-} elem_tally;
-
 #endif

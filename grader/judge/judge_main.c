@@ -1,4 +1,4 @@
-/* judge_main.c: the judge, the trusted side of every run of a runner (judge.h).
+/* judge_main.c: the judge, the trusted side of every run of a runner (spec.h).
  *
  *   build/grader/judge --assignment 04-large-scan --runner build/starter/04-large-scan/runner \
  *       --variant decoupled_lookback --case n2^24 --seed 7 --result-fd 3
@@ -28,7 +28,7 @@
 #include "clock.h"
 #include "cli.h"
 #include "confinement.h"
-#include "judge.h"
+#include "spec.h"
 #include "outputs.h"
 #include "parallel.h"
 #include "phase_clock.h"

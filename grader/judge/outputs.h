@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "judge.h"
+#include "spec.h"
 
 /* 0, or -1 with a one-line reason (2: the path is unusable, 3: a write failed in *code). */
 int outputs_write(const char *path, const spec_buf *b, const void *data, int *code, char *err, size_t cap);

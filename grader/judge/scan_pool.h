@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "judge.h"
+#include "spec.h"
 
 enum { SCAN_POOL_SLACK = 4099, SCAN_POOL_STEP = 1031 };
 

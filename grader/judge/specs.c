@@ -1,5 +1,5 @@
 /* specs.c: the table of every assignment's spec, the one list the judge reads. */
-#include "judge.h"
+#include "spec.h"
 
 extern const judge_spec judge_spec_01, judge_spec_02, judge_spec_03, judge_spec_04, judge_spec_05;
 

@@ -2,7 +2,7 @@
  * verdicts of chunks checked on several threads add up.
  *
  * The bottom of the judge's comparing: it depends on nothing of the judge, so
- * both the thread loops (parallel.h) and the comparison (judge.h, judge.c) use
+ * both the thread loops (parallel.h) and the comparison (spec.h, buffer_compare.c) use
  * it without using each other's headers. */
 #ifndef SCANLAB_VERDICT_H
 #define SCANLAB_VERDICT_H

@@ -7,7 +7,7 @@
  * 03's CPU model (assignments/03-blelloch/model.cu: its table program). What
  * each reads from its child, and what it says about it, stays with the caller.
  * Deadlines are on the course's monotonic clock (clock.h: clock_now_s).
- * (The prefix is subproc_, not child_: mk/inspect-student.sh refuses a student's
+ * (The prefix is subproc_, not child_: grader/inspect/inspect-student.sh refuses a student's
  * global name that begins with a course prefix, and a tree scan's child_index is
  * a name a student may well write.) */
 #ifndef SCANLAB_SUBPROC_H

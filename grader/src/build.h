@@ -14,7 +14,7 @@
  *      nothing of an earlier build is ever graded;
  *   3. compiles the named file alone (nvcc -c, the student's flags, -Iassignments/NN
  *      -IOUT/stage: the folder's other files are there only to be #included),
- *      inspects the object (mk/inspect-student.sh), links the runner
+ *      inspects the object (grader/inspect/inspect-student.sh), links the runner
  *      (assignments/NN/runner.cu with student.o, or, for `link = inline`, with the
  *      staged file #included: build_check.h then checks that what the runner
  *      includes is what was inspected), makes runner.ptx for the ptx checks, the

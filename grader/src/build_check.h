@@ -8,7 +8,7 @@
  *     compile too (no decoy: a file the runner sees that the inspection did not);
  *   - nothing under a cub/ or thrust/ folder, and no file of the repository
  *     outside assignments/NN, grader/protocol, grader/runner and the staging
- *     folder (the same rules as mk/inspect-student.sh's first two checks). */
+ *     folder (the same rules as grader/inspect/inspect-student.sh's first two checks). */
 #ifndef SCANLAB_BUILD_CHECK_H
 #define SCANLAB_BUILD_CHECK_H
 

@@ -52,14 +52,10 @@ static int hash_folder(sha256 *h, const char *folder, char *why, size_t cap) {
 }
 
 int build_hash_course(sha256 *h, const char *adir, char *why, size_t cap) {
-  const char *folders[] = {adir, "grader/runner", "grader/protocol"};
-  /* The inspection: its script, the files it reads beside it. */
-  const char *files[] = {"mk/inspect-student.sh", "mk/inspect-links.sh", "mk/header-decls.awk", "mk/student-calls.txt",
-                         "mk/course-prefixes.txt"};
+  /* grader/inspect: the inspection, its scripts and the lists they read. */
+  const char *folders[] = {adir, "grader/runner", "grader/protocol", "grader/inspect"};
   for (size_t i = 0; i < sizeof folders / sizeof *folders; i++)
     if (hash_folder(h, folders[i], why, cap)) return -1;
-  for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-    if (hash_file(h, files[i])) return snprintf(why, cap, "not built: cannot read %s: %s", files[i], strerror(errno)), -1;
   return 0;
 }
 

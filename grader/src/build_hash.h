@@ -4,8 +4,8 @@
  * Two hashes, kept apart so that a build carried to another machine can be
  * checked against the files there without a compiler (grade --no-build):
  *   files: the staged files, the assignment's build keys, and every regular file
- *          of assignments/NN, grader/runner and grader/protocol, and
- *          mk/inspect-student.sh and mk/course-prefixes.txt;
+ *          of assignments/NN, grader/runner, grader/protocol and grader/inspect
+ *          (the inspection's scripts and lists);
  *   tools: nvcc's path and `nvcc --version`, GENCODE, and the libraries the
  *          links take (build/runner/librunner.a, build/runner/sandbox.o, and
  *          build/lib/libcourse.a where there is a model). */

@@ -91,16 +91,16 @@ static int compile_student(build_ctx *c) {
   return rc;
 }
 
-/* mk/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR assignments/NN STAGING */
+/* grader/inspect/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR assignments/NN STAGING */
 static int inspect_student(build_ctx *c) {
   const build_spec *s = c->s;
   if (s->no_inspect) return 0; /* a course fixture (grade --no-inspect, --dir only) */
   char bash[BUILD_PATH_MAX];
   build_find_program("bash", bash, sizeof bash);
-  if (!bash[0]) return build_fail(c->r, BUILD_NOT_BUILT, "not built: bash is not on PATH (the inspection mk/inspect-student.sh needs it)");
+  if (!bash[0]) return build_fail(c->r, BUILD_NOT_BUILT, "not built: bash is not on PATH (the inspection grader/inspect/inspect-student.sh needs it)");
   args a = {0};
   add(&a, "%s", bash);
-  add(&a, "mk/inspect-student.sh");
+  add(&a, "grader/inspect/inspect-student.sh");
   add(&a, "%s/student.o", s->out);
   add(&a, "%s/student.d", s->out);
   add(&a, "%s", s->conf->student);

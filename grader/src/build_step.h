@@ -14,7 +14,7 @@
 typedef enum step_kind {
   STEP_COMPILE, /* a failure: does not compile */
   STEP_LINK,    /* compiles and links: a linker's error is "does not link", a compiler's "does not compile" */
-  STEP_INSPECT  /* mk/inspect-student.sh: exit 1 is a refusal, its stdout the line */
+  STEP_INSPECT  /* grader/inspect/inspect-student.sh: exit 1 is a refusal, its stdout the line */
 } step_kind;
 
 typedef struct step_log {

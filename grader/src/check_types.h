@@ -3,7 +3,7 @@
  * verdict and result (check_result).
  *
  * Below every module that grades: the driver (checks.h), the kinds (kinds.h),
- * the runner runs (judge_run.h), the report and the schedule read them, and
+ * the runner runs (runs.h), the report and the schedule read them, and
  * this file includes only the config (conf.h). */
 #ifndef SCANLAB_CHECK_TYPES_H
 #define SCANLAB_CHECK_TYPES_H

@@ -10,7 +10,6 @@
  * (error). */
 #include "checks.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "judge_run.h"
+#include "runs.h"
 #include "kinds.h"
 #include "proc.h"
 #include "score.h"
@@ -27,21 +26,6 @@
 const char *verdict_name(verdict v) {
   static const char *const N[] = {"pass", "partial", "fail", "ungraded", "error", "skipped"};
   return N[v];
-}
-
-void check_finish(check_result *r, story *s, verdict v, double score, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r->reason, sizeof r->reason, fmt, ap);
-  va_end(ap);
-  r->v = v;
-  r->score = score_round(score);
-  if (s->f) {
-    fclose(s->f);
-    s->f = NULL;
-    r->output = s->buf;
-  }
-  if (!r->output) r->output = strdup(r->reason);
 }
 
 static int executable(const char *path, char *why, size_t cap, const char *what) {
@@ -70,7 +54,7 @@ static void reference_prepare(assignment_ctx *ctx) {
   char *out = capture_text(&p->out);
   if (!(p->status == PROC_EXITED && p->exit_code == 0))
     snprintf(ctx->reference_error, sizeof ctx->reference_error, "reference binary does not start: %s", proc_describe(p, what, sizeof what));
-  else if ((ctx->n_ref_slugs = judge_run_list_parse(out, ctx->conf->name, ctx->ref_slugs, 64, why, sizeof why)) < 0)
+  else if ((ctx->n_ref_slugs = run_list_parse(out, ctx->conf->name, ctx->ref_slugs, 64, why, sizeof why)) < 0)
     snprintf(ctx->reference_error, sizeof ctx->reference_error, "reference binary %s: %s", ctx->reference, why);
   else
     ctx->reference_ok = 1;

@@ -3,7 +3,7 @@
  * check_run applies the gates every check passes (interrupted, no GPU, no
  * student binary, broken reference), then calls its kind's run function from
  * the kind table (kinds.h). Kinds run runners as child processes
- * (judge_run.h), turn their result lines into a verdict, a score (score.h)
+ * (runs.h), turn their result lines into a verdict, a score (score.h)
  * and a one-line reason. Nothing a child does can stop a check from producing
  * a result. The records they share (grade_env, assignment_ctx, check_result)
  * are in check_types.h, below both this file and the kinds. */

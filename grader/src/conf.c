@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <ini.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +25,6 @@ double conf_total_points(const assignment_conf *a) {
   double t = 0;
   for (int i = 0; i < a->n_checks; i++) t += a->checks[i].points;
   return t;
-}
-
-int conf_perr(parser *p, int line, const char *fmt, ...) {
-  if (p->err_line) return 0; /* keep the first error */
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(p->err, sizeof p->err, fmt, ap);
-  va_end(ap);
-  p->err_line = line;
-  return 0;
 }
 
 /* Reads a line for inih, counting lines and noting section headers, whose line

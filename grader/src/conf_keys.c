@@ -1,8 +1,11 @@
 /* conf_keys.c: the keys of grade.conf, one table each for [assignment] and for
- * a check section: a key's name, its bit and the parser of its value. */
+ * a check section: a key's name, its bit and the parser of its value; and the
+ * parser's error (conf_perr). conf.c calls this file, never the other way round. */
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,16 @@
 
 static const char *const TOOLS[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
 static const char *const VISIBILITIES[] = {"visible", "hidden", "after_due_date", "after_published"};
+
+int conf_perr(parser *p, int line, const char *fmt, ...) {
+  if (p->err_line) return 0; /* keep the first error */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(p->err, sizeof p->err, fmt, ap);
+  va_end(ap);
+  p->err_line = line;
+  return 0;
+}
 
 static int parse_number(const char *v, double lo, double hi, double *out) {
   char *end;

@@ -22,7 +22,8 @@ typedef struct parser {
   unsigned seen_keys[CONF_MAX_CHECKS + 1]; /* a bit per key set, by section (0 = [assignment]) */
 } parser;
 
-/* Notes "line: reason" as the file's error (the first one only); returns 0. */
+/* Notes "line: reason" as the file's error (the first one only); returns 0.
+ * In conf_keys.c, so that conf.c calls conf_keys.c and not the other way round. */
 int conf_perr(parser *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The row of `key` in the [assignment] table (in_assignment) or the check

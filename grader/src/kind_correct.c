@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "judge_run.h"
+#include "runs.h"
 #include "kinds.h"
 #include "score.h"
 
@@ -85,7 +85,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
   char first_bad[CONF_MAX_CASES][400];
   for (int i = 0; i < c->n_cases; i++) ok[i] = 1, first_bad[i][0] = 0;
   const char *root = a->env->save_root;
-  judge_run *ref = malloc(sizeof *ref), *st = malloc(sizeof *st);
+  run_record *ref = malloc(sizeof *ref), *st = malloc(sizeof *st);
   if (!ref || !st) {
     fprintf(stderr, "grade: out of memory\n");
     exit(1);
@@ -96,7 +96,7 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
     images_dir(a, c, k, rel, sizeof rel);
     snprintf(dir, sizeof dir, "%s/%s", root, rel);
     int save = root[0] && make_dirs(root, rel) == 0;
-    judge_run_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL, .story = s->f};
+    run_args st_args = {.bin = a->student, .seed = a->env->seed + (uint64_t)k, .reps = 1, .batch = 1, .save_failed = save ? dir : NULL, .story = s->f};
     if (k == 0) {
       /* The first run is a duel with the reference (judge --versus), which must
        * be right on every case: the two take turns on the same inputs, the
@@ -104,9 +104,9 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
        * call of each case sets the student's call limit. */
       st_args.versus = a->reference;
       st_args.versus_variant = c->variant;
-      judge_run *both = judge_run_cases(a, c, &st_args);
-      judge_run_split_duel(both, ref, st);
-      int sane = !both->versus_failed && judge_run_reference_sane(ref, c, c->variant, why, sizeof why);
+      run_record *both = run_cases(a, c, &st_args);
+      run_split_duel(both, ref, st);
+      int sane = !both->versus_failed && run_reference_sane(ref, c, c->variant, why, sizeof why);
       if (both->versus_failed) snprintf(why, sizeof why, "reference broken: %s", both->failure);
       free(both);
       if (!sane) {
@@ -115,16 +115,16 @@ void kind_correct_run(const assignment_ctx *a, const check_conf *c, check_result
         return check_finish(r, s, V_ERROR, 0, "%s", why);
       }
     } else {
-      st_args.call_limit_s = judge_run_call_limit(ref);
-      judge_run *later = judge_run_cases(a, c, &st_args);
+      st_args.call_limit_s = run_call_limit(ref);
+      run_record *later = run_cases(a, c, &st_args);
       *st = *later;
       free(later);
     }
     if (c->repeat > 1) fprintf(s->f, "run %d of %d: variant %s, seed %" PRIu64 "\n", k + 1, c->repeat, c->variant, st_args.seed);
     else fprintf(s->f, "variant %s, seed %" PRIu64 "\n", c->variant, st_args.seed);
     for (int i = 0; i < c->n_cases; i++) {
-      judge_want want = {.variant = c->variant, .ref = judge_run_find(ref, c->cases[i]), .seed_offset = (uint64_t)k};
-      int good = judge_run_verdict(st, c->cases[i], &want, why, sizeof why);
+      run_want want = {.variant = c->variant, .ref = run_find(ref, c->cases[i]), .seed_offset = (uint64_t)k};
+      int good = run_verdict(st, c->cases[i], &want, why, sizeof why);
       fprintf(s->f, "  %-12s %s\n", c->cases[i], why);
       if (!good && ok[i]) {
         ok[i] = 0;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge_run.h"
+#include "runs.h"
 #include "kinds.h"
 #include "score.h"
 #include "stats.h"
@@ -21,7 +21,7 @@ static int baseline_resolve(const assignment_ctx *a, const check_conf *c, const 
   const char *b = c->baseline[0] ? c->baseline : c->variant;
   *variant = b;
   if (!strcmp(b, c->variant)) return snprintf(r->baseline, sizeof r->baseline, "reference"), 1;
-  if (!strcmp(b, JUDGE_RUN_COPY_BASELINE)) return snprintf(r->baseline, sizeof r->baseline, "%s", b), 1;
+  if (!strcmp(b, RUN_COPY_BASELINE)) return snprintf(r->baseline, sizeof r->baseline, "%s", b), 1;
   for (int i = 0; i < a->n_ref_slugs; i++)
     if (!strcmp(a->ref_slugs[i], b)) return snprintf(r->baseline, sizeof r->baseline, "reference %s", b), 1;
   snprintf(why, cap, "baseline '%s' is not a variant or baseline of the reference (see its --list)", b);
@@ -63,7 +63,7 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
   }
   fprintf(s->f, "case %s, variant %s vs %s, seed %" PRIu64 ", %d run%s of samples taken in turn\n", k, c->variant,
           r->baseline, a->env->seed, c->runs, c->runs == 1 ? "" : "s");
-  judge_run *both = NULL, *base = malloc(sizeof *base), *st = malloc(sizeof *st);
+  run_record *both = NULL, *base = malloc(sizeof *base), *st = malloc(sizeof *st);
   if (!base || !st) {
     fprintf(stderr, "grade: out of memory\n");
     exit(1);
@@ -74,28 +74,28 @@ void kind_perf_run(const assignment_ctx *a, const check_conf *c, check_result *r
      * temperature; each call of both is verified, and each expected output is
      * computed once. The student's call limit comes from the reference's first
      * sample. Each side keeps the minimum of its medians over the runs. */
-    judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .versus = a->reference,
+    run_args args = {.bin = a->student, .seed = a->env->seed, .reps = c->reps, .versus = a->reference,
                          .versus_variant = variant, .floor = c->floor, .story = s->f};
     free(both);
-    both = judge_run_cases(a, c, &args);
-    judge_run_split_duel(both, base, st);
-    if (both->versus_failed || !judge_run_reference_sane(base, c, variant, why, sizeof why)) {
+    both = run_cases(a, c, &args);
+    run_split_duel(both, base, st);
+    if (both->versus_failed || !run_reference_sane(base, c, variant, why, sizeof why)) {
       if (both->versus_failed) snprintf(why, sizeof why, "reference broken: %s", both->failure);
       fprintf(s->f, "run %d: %s\n", i + 1, why);
       free(both), free(base), free(st);
       return check_finish(r, s, V_ERROR, 0, "%s", why);
     }
-    const result_line *bl = judge_run_find(base, k); /* NULL only when the student stopped the duel */
+    const result_line *bl = run_find(base, k); /* NULL only when the student stopped the duel */
     t_base[i] = bl ? bl->median_ms : 0;
     if (bl && floor_broken(bl, c, why, sizeof why)) {
       fprintf(s->f, "run %d: %s\n", i + 1, why);
       free(both), free(base), free(st);
       return check_finish(r, s, V_ERROR, 0, "not scored: %s", why);
     }
-    judge_want want = {.variant = c->variant, .ref = bl};
-    int ok = judge_run_verdict(st, k, &want, why, sizeof why);
+    run_want want = {.variant = c->variant, .ref = bl};
+    int ok = run_verdict(st, k, &want, why, sizeof why);
     if (ok && st->failure[0]) ok = 0, snprintf(why, sizeof why, "%s", st->failure);
-    const result_line *sl = ok ? judge_run_find(st, k) : NULL;
+    const result_line *sl = ok ? run_find(st, k) : NULL;
     t_st[i] = sl ? sl->median_ms : 0;
     if (!ok) {
       fprintf(s->f, "run %d: %s\n", i + 1, why);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge_run.h"
+#include "runs.h"
 #include "kinds.h"
 #include "ptx.h"
 #include "score.h"
@@ -31,15 +31,15 @@ void kind_sanitizer_run(const assignment_ctx *a, const check_conf *c, check_resu
     return check_finish(r, s, V_UNGRADED, 0, "ungraded: compute-sanitizer not found");
   }
   char *prefix[] = {(char *)a->env->sanitizer, "--tool", (char *)c->tool, "--error-exitcode", "99", "--print-limit", "12", NULL};
-  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .story = s->f};
-  judge_run *st = judge_run_cases(a, c, &args);
+  run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .story = s->f};
+  run_record *st = run_cases(a, c, &args);
   char first[200], why[400];
   fprintf(s->f, "compute-sanitizer --tool %s, variant %s, cases %d, seed %" PRIu64 "\n", c->tool, c->variant, c->n_cases, a->env->seed);
   output_sanitizer_lines(&st->p.out, s->f, first, sizeof first);
   int clean = st->p.status == PROC_EXITED && st->p.exit_code == 0;
   int reported = st->p.status == PROC_EXITED && st->p.exit_code == 99;
   int missing = 0;
-  for (int i = 0; i < c->n_cases; i++) missing += judge_run_find(st, c->cases[i]) == NULL;
+  for (int i = 0; i < c->n_cases; i++) missing += run_find(st, c->cases[i]) == NULL;
   int ok = clean && !missing;
   if (ok) snprintf(why, sizeof why, "%s clean", c->tool);
   else if (reported) snprintf(why, sizeof why, "%s reports: %s", c->tool, first[0] ? first : "errors (see output)");
@@ -60,14 +60,14 @@ void kind_model_run(const assignment_ctx *a, const check_conf *c, check_result *
     fprintf(s->f, "model program %s is missing (does the student file compile?)\n", a->model);
     return check_finish(r, s, V_FAIL, 0, "model program missing");
   }
-  judge_run_args args = {.bin = a->model, .seed = a->env->seed, .direct = 1};
-  judge_run *st = judge_run_cases(a, c, &args);
+  run_args args = {.bin = a->model, .seed = a->env->seed, .direct = 1};
+  run_record *st = run_cases(a, c, &args);
   char *text = capture_text(&st->p.out);
-  judge_want want = {.variant = c->variant};
+  run_want want = {.variant = c->variant};
   int passed = 0;
   char first_bad[400] = "";
   for (int i = 0; i < c->n_cases; i++) {
-    int ok = judge_run_verdict(st, c->cases[i], &want, why, sizeof why);
+    int ok = run_verdict(st, c->cases[i], &want, why, sizeof why);
     if (!ok && !strncmp(why, "wrong", 5)) output_model_verdict(text, c->cases[i], why, sizeof why);
     passed += ok;
     fprintf(s->f, "  %-16s %s\n", c->cases[i], why);
@@ -109,9 +109,9 @@ void kind_metric_run(const assignment_ctx *a, const check_conf *c, check_result 
    * --profiled: files may be read, and written only in a fresh folder (Landlock,
    * grader/runner/profiling.h). Where ncu still cannot profile, the check fails and
    * says so, and never runs the code unconfined (grading.md, threat model). */
-  judge_run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .profiled = 1,
+  run_args args = {.bin = a->student, .seed = a->env->seed, .reps = 1, .batch = 1, .prefix = prefix, .profiled = 1,
                          .story = s->f};
-  judge_run *st = judge_run_cases(a, c, &args);
+  run_record *st = run_cases(a, c, &args);
   char *out = capture_text(&st->p.out), *err = capture_text(&st->p.err);
   int no_perm = (out && strstr(out, "ERR_NVGPUCTRPERM")) || (err && strstr(err, "ERR_NVGPUCTRPERM"));
   char ncu_error[200] = ""; /* ncu's first complaint, e.g. a call its library made that the sandbox refused */

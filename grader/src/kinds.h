@@ -12,17 +12,7 @@
 
 #include "check_types.h"
 #include "kind_table.h"
-
-/* A check's output being written (a memory stream), and the helper that ends a
- * check with its verdict, score and one-line reason. */
-typedef struct story {
-  char *buf;
-  size_t len;
-  FILE *f;
-} story;
-
-void check_finish(check_result *r, story *s, verdict v, double score, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+#include "story.h"
 
 typedef void (*kind_run_fn)(const assignment_ctx *a, const check_conf *c, check_result *r, story *s);
 

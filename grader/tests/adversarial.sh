@@ -13,7 +13,7 @@
 # reaches from the attempt's folder (04-include-cpu-reference: grader/lib/scan_cpu.c).
 # Then the grader's own build does the rest, as for any student (grade --build-only
 # --dir BUILD/<name>/src --out BUILD/<name>: the file compiled alone, inspected by
-# mk/inspect-student.sh, the runner linked): one recipe, grader/src/build.c. With --run (on a machine with a CUDA GPU)
+# grader/inspect/inspect-student.sh, the runner linked): one recipe, grader/src/build.c. With --run (on a machine with a CUDA GPU)
 # it then runs the judge on the runner, case by case:
 #   build/grader/judge --assignment NN --runner BIN [--variant V] --case C --reps 3 --result-fd 3 3>results
 # 04: decoupled_lookback on n1025 and n2^24, find_repeats on rep-few; 05: render on
@@ -102,7 +102,7 @@ NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 LIBRUNNER=build/runner/librunner.a
 GRADE=build/grader/grade
 JUDGE=${JUDGE:-build/grader/judge}
-INSPECT=mk/inspect-student.sh
+INSPECT=grader/inspect/inspect-student.sh
 ADV=grader/tests/adversarial
 
 # ------------------------------------------------------------------ the table

@@ -26,7 +26,7 @@ ok() { echo "PASS  $*"; passed=$((passed + 1)); }
 bad() { echo "FAIL  $*"; failed=$((failed + 1)); }
 
 mkdir -p "$C/build"
-cp -a "$ROOT/Makefile" "$ROOT/mk" "$ROOT/grader" "$ROOT/assignments" "$ROOT/starter" "$C/"
+cp -a "$ROOT/Makefile" "$ROOT/mk" "$ROOT/tools" "$ROOT/grader" "$ROOT/assignments" "$ROOT/starter" "$C/"
 rm -rf "$C"/assignments/*/ref
 for d in lib protocol runner grader tools judge .gencode; do
   [ -e "$ROOT/build/$d" ] && cp -a "$ROOT/build/$d" "$C/build/"

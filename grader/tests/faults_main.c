@@ -121,7 +121,7 @@ static const char NVCC[] =
     "  cp \"$f\" \"$out\" && chmod +x \"$out\" ;;\n"
     "esac\n";
 
-/* A stand-in for mk/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR FOLDER...:
+/* A stand-in for grader/inspect/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR FOLDER...:
  * refuses an object that holds FAKE_USES_CUB. FAKE_INSPECT_LOG: each call's arguments. */
 static const char INSPECT[] =
     "[ $# -ge 6 ] || { echo 'inspect-student: usage' >&2; exit 2; }\n"
@@ -195,9 +195,9 @@ char *make_course(const char *student, const char *reference, int timeout) {
   write_fake(root, "98-other", NULL, NULL, 5);
   write_fake(root, "99-fake", student, reference, timeout);
   /* what the grader's build takes besides the student's folder */
-  static const char *const FILES[][2] = {{"fake/ptx", PTX}, {"mk/inspect-student.sh", INSPECT}, {"mk/course-prefixes.txt", "runner_\n"},
-                                         {"mk/inspect-links.sh", "# fake\n"}, {"mk/header-decls.awk", "# fake\n"},
-                                         {"mk/student-calls.txt", "# fake\n"},
+  static const char *const FILES[][2] = {{"fake/ptx", PTX}, {"grader/inspect/inspect-student.sh", INSPECT}, {"grader/inspect/course-prefixes.txt", "runner_\n"},
+                                         {"grader/inspect/inspect-links.sh", "# fake\n"}, {"grader/inspect/header-decls.awk", "# fake\n"},
+                                         {"grader/inspect/student-calls.txt", "# fake\n"},
                                          {"grader/runner/runner.h", "/* fake */\n"}, {"grader/protocol/wire.h", "/* fake */\n"},
                                          {"build/runner/librunner.a", "fake\n"}, {"build/runner/sandbox.o", "fake\n"},
                                          {"build/runner/guard.o", "fake\n"}, {"build/.gencode", "-arch=sm_90\n"}};
@@ -381,7 +381,7 @@ static const fault FAULTS[] = {
      "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
     {"student file does not link", NULL, NULL, "echo FAKE_LINK_ERROR >> starter/99-fake/scan.cu", "perf", "fail",
      "does not link: scan.cu:(.text+0x1): undefined reference to `course_helper'", 0},
-    /* the build inspected the student's object and refused it (mk/inspect-student.sh): its reason, not "does not compile" */
+    /* the build inspected the student's object and refused it (grader/inspect/inspect-student.sh): its reason, not "does not compile" */
     {"student build refused", NULL, NULL, "echo FAKE_USES_CUB >> starter/99-fake/scan.cu", "correct", "fail",
      "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)", 0},
     /* a broken reference: never scored against */

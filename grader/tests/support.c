@@ -70,7 +70,7 @@ json_t *load_json(const char *path) {
 
 char *copy_course(const char *tag, const char *extra) {
   char *dir = make_temp_dir(tag), cmd[1024];
-  snprintf(cmd, sizeof cmd, "cp -r Makefile mk grader assignments starter %s '%s'/ && rm -rf '%s'/assignments/*/ref", extra,
+  snprintf(cmd, sizeof cmd, "cp -r Makefile mk tools grader assignments starter %s '%s'/ && rm -rf '%s'/assignments/*/ref", extra,
            dir, dir);
   ck_assert_msg(run_shell(cmd) == 0, "cannot copy the course into %s", dir);
   return dir;

@@ -1,4 +1,5 @@
-/* test_includes.c: the grader's modules include one another without a circle.
+/* test_includes.c: the grader's modules include one another without a circle,
+ * and its object files call one another without a circle.
  *
  * A module is a .c/.h pair (the path without its extension: grader/judge/verdict
  * is verdict.c and verdict.h; a lone .c, .h, .cu or .cuh is a module of its own).
@@ -9,7 +10,14 @@
  * names that are not under grader/ (inih, an assignment's headers), and fails
  * on a circle, naming it: the file that starts it, then each header in turn
  * (`grader/judge/parallel.c -> verdict.h -> parallel.h`), and the file:line of
- * every include on the way. Run from the repository root. */
+ * every include on the way.
+ *
+ * Calls: object A calls object B when A leaves a symbol undefined that B defines
+ * (nm). The objects are those of build/grader/libgrader.a (grader/src,
+ * grader/lib, grader/protocol), build/runner/ and build/judge/ (the
+ * judge, the specs); a circle is named with the symbols on the way
+ * (`conf.o -> conf_keys.o (conf_key_parse) -> conf.o (conf_perr)`). Run from the
+ * repository root, after the build. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,11 +291,180 @@ START_TEST(test_finds_a_circle) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- calls */
+
+typedef struct call_sym {
+  char *name;
+  int obj;
+} call_sym;
+
+typedef struct call_graph {
+  char **objs;
+  int n_objs;
+  call_sym *defs, *uses;
+  int n_defs, n_uses;
+} call_graph;
+
+static int call_obj(call_graph *g, const char *name) {
+  for (int i = 0; i < g->n_objs; i++)
+    if (!strcmp(g->objs[i], name)) return i;
+  g->objs = realloc(g->objs, (size_t)(g->n_objs + 1) * sizeof *g->objs);
+  ck_assert_ptr_nonnull(g->objs);
+  g->objs[g->n_objs] = strdup(name);
+  return g->n_objs++;
+}
+
+static void call_add(call_sym **v, int *n, const char *name, int obj) {
+  if (*n == 0 || (*n >= 64 && !(*n & (*n - 1)))) { /* 64, then doubled whenever full */
+    *v = realloc(*v, (size_t)(*n ? 2 * *n : 64) * sizeof **v);
+    ck_assert_ptr_nonnull(*v);
+  }
+  (*v)[(*n)++] = (call_sym){strdup(name), obj};
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const call_sym *)a)->name, ((const call_sym *)b)->name);
+}
+
+/* Reads `nm -A -P FILES` ("file[member]: symbol type ..." a line); an object is
+ * the member of an archive, or the file, shown by its base name. */
+static void call_graph_build(call_graph *g, const char *files) {
+  memset(g, 0, sizeof *g);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "nm -A -P %s", files);
+  FILE *p = popen(cmd, "r");
+  ck_assert_msg(p != NULL, "%s", cmd);
+  char line[4096];
+  while (fgets(line, sizeof line, p)) {
+    char *colon = strstr(line, ": ");
+    if (!colon) continue;
+    *colon = 0;
+    char *file = line, *open = strrchr(file, '['), *slash;
+    if (open) {
+      file = open + 1;
+      file[strcspn(file, "]")] = 0;
+    } else if ((slash = strrchr(file, '/'))) {
+      file = slash + 1;
+    }
+    char sym[1024], type[8];
+    if (sscanf(colon + 2, "%1023s %7s", sym, type) != 2) continue;
+    int obj = call_obj(g, file);
+    if (!strcmp(type, "U")) call_add(&g->uses, &g->n_uses, sym, obj);
+    else if (strchr("TDBRGSVWC", type[0]) && type[0] != 'w') call_add(&g->defs, &g->n_defs, sym, obj);
+  }
+  ck_assert_msg(pclose(p) == 0, "%s failed (build the grader, the runner library and the judge first)", cmd);
+  qsort(g->defs, (size_t)g->n_defs, sizeof *g->defs, by_name);
+}
+
+static void call_graph_free(call_graph *g) {
+  for (int i = 0; i < g->n_objs; i++) free(g->objs[i]);
+  for (int i = 0; i < g->n_defs; i++) free(g->defs[i].name);
+  for (int i = 0; i < g->n_uses; i++) free(g->uses[i].name);
+  free(g->objs), free(g->defs), free(g->uses);
+}
+
+/* The object that defines use u's symbol (another object than u's), or -1. */
+static int call_target(const call_graph *g, int u) {
+  const call_sym *d = bsearch(&g->uses[u], g->defs, (size_t)g->n_defs, sizeof *g->defs, by_name);
+  return d && d->obj != g->uses[u].obj ? d->obj : -1;
+}
+
+typedef struct call_dfs {
+  const call_graph *g;
+  int *color, *path_use, depth;
+} call_dfs;
+
+static int call_visit(call_dfs *st, int o, char *msg, size_t cap) {
+  st->color[o] = 1;
+  for (int u = 0; u < st->g->n_uses; u++) {
+    int t;
+    if (st->g->uses[u].obj != o || (t = call_target(st->g, u)) < 0) continue;
+    if (st->color[t] == 1) {
+      int first = 0;
+      while (first < st->depth && st->g->uses[st->path_use[first]].obj != t) first++;
+      size_t len = (size_t)snprintf(msg, cap, "call circle: %s", st->g->objs[t]);
+      for (int i = first; i <= st->depth && len < cap; i++) {
+        int w = i < st->depth ? st->path_use[i] : u, to = call_target(st->g, w);
+        len += (size_t)snprintf(msg + len, cap - len, " -> %s (%s)", st->g->objs[to], st->g->uses[w].name);
+      }
+      return 1;
+    }
+    if (st->color[t] == 0) {
+      st->path_use[st->depth++] = u;
+      if (call_visit(st, t, msg, cap)) return 1;
+      st->depth--;
+    }
+  }
+  st->color[o] = 2;
+  return 0;
+}
+
+/* 1 and the circle in msg when the objects call one another in a circle. */
+static int find_call_circle(const call_graph *g, char *msg, size_t cap) {
+  call_dfs st = {g, calloc((size_t)g->n_objs + 1, sizeof(int)), calloc((size_t)g->n_objs + 1, sizeof(int)), 0};
+  ck_assert_ptr_nonnull(st.color);
+  ck_assert_ptr_nonnull(st.path_use);
+  int found = 0;
+  for (int o = 0; o < g->n_objs && !found; o++)
+    if (!st.color[o]) found = call_visit(&st, o, msg, cap);
+  free(st.color), free(st.path_use);
+  return found;
+}
+
+START_TEST(test_grader_has_no_call_circle) {
+  call_graph g;
+  call_graph_build(&g, "build/grader/libgrader.a build/runner/*.o build/judge/*.o");
+  /* A reader that read nothing would find no circle. */
+  ck_assert_int_gt(g.n_objs, 50);
+  ck_assert_int_gt(g.n_defs, 150);
+  int calls = 0;
+  for (int u = 0; u < g.n_uses; u++) calls += call_target(&g, u) >= 0;
+  ck_assert_int_gt(calls, 200);
+  char msg[4096] = "";
+  int found = find_call_circle(&g, msg, sizeof msg);
+  ck_assert_msg(!found, "%s: move what both sides call into a module below them", msg);
+  call_graph_free(&g);
+}
+END_TEST
+
+/* The finder itself, on objects made for it: x.o and y.o call each other, z.o
+ * calls both; then y.o no longer calls x.o. */
+START_TEST(test_finds_a_call_circle) {
+  char *dir = make_temp_dir("calls");
+  char p[1024], cmd[2048];
+  snprintf(p, sizeof p, "%s/x.c", dir), write_text(p, "int call_y(void);\nint call_x(void) { return call_y() + 1; }\n", 0);
+  snprintf(p, sizeof p, "%s/y.c", dir), write_text(p, "int call_x(void);\nint call_y(void) { return call_x() - 1; }\n", 0);
+  snprintf(p, sizeof p, "%s/z.c", dir), write_text(p, "int call_x(void), call_y(void);\nint call_z(void) { return call_x() + call_y(); }\n", 0);
+  snprintf(cmd, sizeof cmd, "cd '%s' && cc -c x.c y.c z.c", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd, "'%s'/x.o '%s'/y.o '%s'/z.o", dir, dir, dir);
+  call_graph g;
+  call_graph_build(&g, cmd);
+  ck_assert_int_eq(g.n_objs, 3);
+  char msg[4096] = "";
+  ck_assert_int_eq(find_call_circle(&g, msg, sizeof msg), 1);
+  ck_assert_str_eq(msg, "call circle: x.o -> y.o (call_y) -> x.o (call_x)");
+  call_graph_free(&g);
+  /* Broken, the circle goes. */
+  snprintf(p, sizeof p, "%s/y.c", dir), write_text(p, "int call_y(void) { return 2; }\n", 0);
+  snprintf(cmd, sizeof cmd, "cd '%s' && cc -c y.c", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd, "'%s'/x.o '%s'/y.o '%s'/z.o", dir, dir, dir);
+  call_graph_build(&g, cmd);
+  ck_assert_int_eq(find_call_circle(&g, msg, sizeof msg), 0);
+  call_graph_free(&g);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *includes_suite(void) {
   Suite *s = suite_create("includes");
   TCase *tc = tcase_create("includes");
   tcase_add_test(tc, test_grader_has_no_circle);
   tcase_add_test(tc, test_finds_a_circle);
+  tcase_add_test(tc, test_grader_has_no_call_circle);
+  tcase_add_test(tc, test_finds_a_call_circle);
   suite_add_tcase(s, tc);
   return s;
 }

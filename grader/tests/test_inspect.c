@@ -1,4 +1,4 @@
-/* test_inspect.c: mk/inspect-student.sh on the objects of grader/tests/inspect/, compiled as the runner's build compiles a student's file. */
+/* test_inspect.c: grader/inspect/inspect-student.sh on the objects of grader/tests/inspect/, compiled as the runner's build compiles a student's file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +118,7 @@ typedef struct {
 static inspect_run inspect_in(const char *cwd, const char *env, const char *obj, const char *dep, const char *src,
                               const char *bin, const char *folders) {
   char cmd[4096], path[1200];
-  snprintf(cmd, sizeof cmd, "cd '%s' && %s bash '%s/mk/inspect-student.sh' %s %s %s %s %s > '%s/out' 2> '%s/err'", cwd,
+  snprintf(cmd, sizeof cmd, "cd '%s' && %s bash '%s/grader/inspect/inspect-student.sh' %s %s %s %s %s > '%s/out' 2> '%s/err'", cwd,
            env, repo, obj, dep, src, bin, folders, objs, objs);
   inspect_run r = {.rc = run_shell(cmd)};
   snprintf(path, sizeof path, "%s/out", objs);
@@ -386,7 +386,7 @@ START_TEST(test_inspect_header_decls) {
              "enum { TILE = 1024 };\n#endif\n",
              0);
   snprintf(out, sizeof out, "%s/names", dir);
-  snprintf(cmd, sizeof cmd, "awk -f mk/header-decls.awk '%s' | sort > '%s'", h, out);
+  snprintf(cmd, sizeof cmd, "awk -f grader/inspect/header-decls.awk '%s' | sort > '%s'", h, out);
   ck_assert_int_eq(run_shell(cmd), 0);
   char *names = read_text(out);
   ck_assert(names != NULL);
@@ -577,7 +577,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- the course's names */
 
-#define PREFIXES "mk/course-prefixes.txt"
+#define PREFIXES "grader/inspect/course-prefixes.txt"
 #define MAX_PREFIXES 64
 
 /* The prefixes of PREFIXES as the script reads them: the first word of each line, `#` on is a comment. */
@@ -790,11 +790,11 @@ START_TEST(test_inspect_include_paths) {
   char *root = make_temp_dir("include-paths"), cmd[4096], path[1024], grade[1024];
   ck_assert(realpath("build/grader/grade", grade) != NULL);
   snprintf(cmd, sizeof cmd,
-           "cp -r assignments solutions '%s'/ && mkdir -p '%s'/grader '%s'/mk '%s'/build/runner '%s'/build/lib && "
-           "cp -r grader/runner grader/protocol '%s'/grader/ && cp mk/course-prefixes.txt mk/inspect-links.sh mk/header-decls.awk "
-           "mk/student-calls.txt '%s'/mk/ && echo 'exit 0' > '%s'/mk/inspect-student.sh && touch '%s'/build/runner/librunner.a "
+           "cp -r assignments solutions '%s'/ && mkdir -p '%s'/grader/inspect '%s'/build/runner '%s'/build/lib && "
+           "cp -r grader/runner grader/protocol '%s'/grader/ && cp grader/inspect/course-prefixes.txt grader/inspect/inspect-links.sh grader/inspect/header-decls.awk "
+           "grader/inspect/student-calls.txt '%s'/grader/inspect/ && echo 'exit 0' > '%s'/grader/inspect/inspect-student.sh && touch '%s'/build/runner/librunner.a "
            "'%s'/build/runner/sandbox.o '%s'/build/runner/guard.o '%s'/build/lib/libcourse.a",
-           root, root, root, root, root, root, root, root, root, root, root, root);
+           root, root, root, root, root, root, root, root, root, root, root);
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/nvcc", root);
   write_text(path, RECORDING_NVCC, 1);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bench_plan.h"
-#include "judge.h"
+#include "spec.h"
 #include "parallel.h"
 #include "prng.h"
 #include "scan_cpu.h"

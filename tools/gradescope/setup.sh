@@ -4,7 +4,7 @@
 # make, gnuplot (perf.png), jq (run_autograder's notes), and the CUDA Toolkit's
 # compiler from NVIDIA's apt repository when the image has no /usr/local/cuda. The
 # grader is prebuilt (grader/bin/grade, inih linked in); libinih-dev is installed
-# only because mk/deps.sh asks for it before every `make grade`.
+# only because tools/deps.sh asks for it before every `make grade`.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 CUDA_VERSION=${CUDA_VERSION:-13-0} # apt's spelling of CUDA 13.0

@@ -1,4 +1,4 @@
-// interface.h: the fixtures' "assignment header", which mk/inspect-student.sh reads for the names a file of this
+// interface.h: the fixtures' "assignment header", which grader/inspect/inspect-student.sh reads for the names a file of this
 // folder may define with external linkage (the fixtures do not include it: only the names count).
 #ifndef FX_INTERFACE_H
 #define FX_INTERFACE_H

@@ -4,7 +4,7 @@
 // the header's name is built by a macro, and the namespace is used through an
 // alias, so neither "#include <cub" nor "cub::" appears in the file.
 //
-// Why it gets nothing: the inspection (mk/inspect-student.sh) reads what the
+// Why it gets nothing: the inspection (grader/inspect/inspect-student.sh) reads what the
 // compiler really included (nvcc's -MD dependency file) and the object's
 // symbols, not the source text: the build is refused, "refused: large_scan.cu
 // uses CUB (it includes cub/...)". No runner, no points.

@@ -9,13 +9,13 @@
 // scan_cpu_i32 and compact_cpu_repeats itself, links, and without the
 // inspection would pass every case without a line of GPU scan.
 //
-// Why it gets nothing: the inspection (mk/inspect-student.sh) reads the
+// Why it gets nothing: the inspection (grader/inspect/inspect-student.sh) reads the
 // compiler's dependency list, which names every file that was really compiled:
 // a file of the repository outside assignments/04-large-scan and the student's
 // own folder is refused ("includes a course file (grader/lib/scan_cpu.c)"),
 // before anything links. Pasting the code instead of including it meets the
 // next check: the object would define scan_cpu_i32, a name of the course's
-// libraries (mk/course-prefixes.txt). No runner, no points.
+// libraries (grader/inspect/course-prefixes.txt). No runner, no points.
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
 // keep a descriptor of the results folder open for later (open descriptors
 // stay writable under the sandbox).
 //
-// Why it gets nothing: the inspection (mk/inspect-student.sh) refuses an
+// Why it gets nothing: the inspection (grader/inspect/inspect-student.sh) refuses an
 // object whose .init_array holds anything but nvcc's registration:
 // "refused: large_scan.cu defines a static constructor (adv_before_sandbox)".
 // No runner, no points. (The scan itself is honest; it never runs.)

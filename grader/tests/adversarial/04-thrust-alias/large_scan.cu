@@ -4,7 +4,7 @@
 // through a macro and the namespace through an alias, so neither
 // "#include <thrust" nor "thrust::" appears in the file.
 //
-// Why it gets nothing: the inspection (mk/inspect-student.sh) reads the
+// Why it gets nothing: the inspection (grader/inspect/inspect-student.sh) reads the
 // headers nvcc really included (-MD) and the object's symbols: the build is
 // refused, "refused: large_scan.cu uses Thrust (it includes thrust/...)". No
 // runner, no points.

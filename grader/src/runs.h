@@ -1,8 +1,8 @@
-/* judge_run.h: run a runner (student, reference or model) on a check's
+/* runs.h: run a runner (student, reference or model) on a check's
  * cases as a child process and read its result channel; judge its result lines;
  * read the reference's `--list`. */
-#ifndef SCANLAB_HARNESS_RUN_H
-#define SCANLAB_HARNESS_RUN_H
+#ifndef SCANLAB_RUNS_H
+#define SCANLAB_RUNS_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,22 +12,22 @@
 #include "proc.h"
 #include "result.h"
 
-#define HARNESS_MAX_LINES (CONF_MAX_CASES * 2)
+#define RUN_MAX_LINES (CONF_MAX_CASES * 2)
 /* The baseline every runner has: a device-to-device copy of the case's bytes, unchecked. */
-#define JUDGE_RUN_COPY_BASELINE "copy_d2d"
+#define RUN_COPY_BASELINE "copy_d2d"
 
-typedef struct judge_run {
+typedef struct run_record {
   proc_result p;
-  result_line lines[HARNESS_MAX_LINES];
+  result_line lines[RUN_MAX_LINES];
   int n_lines;
   char channel_error[200]; /* the first unparsable line on the result channel */
   char failure[320];       /* one line when the process did not exit 0 */
   int versus_failed;       /* a duel's reference failed (the judge's exit 4), not the student */
-  int student_stopped;     /* a duel's reference side (judge_run_split_duel): the student's runner failed, so
+  int student_stopped;     /* a duel's reference side (run_split_duel): the student's runner failed, so
                               the cases after it have no reference line either */
-} judge_run;
+} run_record;
 
-typedef struct judge_run_args {
+typedef struct run_args {
   const char *bin;
   const char *variant;     /* NULL: the check's */
   uint64_t seed;
@@ -42,45 +42,45 @@ typedef struct judge_run_args {
   FILE *story;             /* the check's story: with SCANLAB_JUDGE_PROFILE set, the judge's profile lines go there */
   const char *versus_variant;
   double floor;            /* with versus: judge --floor (0: none) */
-} judge_run_args;
+} run_args;
 
 /* The limit for the student's calls from the reference's run of the same check (call_limit.h). */
-double judge_run_call_limit(const judge_run *ref);
+double run_call_limit(const run_record *ref);
 
 /* Runs the runner on the check's cases (--check, results on descriptor 3).
  * Never fails: whatever the child does is in the returned run. Free with free(). */
-judge_run *judge_run_cases(const assignment_ctx *a, const check_conf *c, const judge_run_args *args);
+run_record *run_cases(const assignment_ctx *a, const check_conf *c, const run_args *args);
 
 /* A duel's run split in two: the judge writes the reference's line of a case
  * before the student's, so a case's first line goes to *ref, the rest to
  * *student. The
  * student keeps the run's failure; the reference keeps it only when it was the
  * reference's (versus_failed), and otherwise marks student_stopped. */
-void judge_run_split_duel(const judge_run *h, judge_run *ref, judge_run *student);
+void run_split_duel(const run_record *h, run_record *ref, run_record *student);
 
 /* The first result line for case_name, or NULL. */
-const result_line *judge_run_find(const judge_run *h, const char *case_name);
+const result_line *run_find(const run_record *h, const char *case_name);
 
 /* What a case's result line must carry to be judged correct. */
-typedef struct judge_want {
+typedef struct run_want {
   const char *variant;
   const result_line *ref;  /* the reference's line for the case: its n and seed (NULL: not compared) */
   uint64_t seed_offset;    /* the run's seed is the reference's plus this (repeat) */
   int allow_unchecked;     /* the copy baseline: checked=0 with ok=1 is fine */
-} judge_want;
+} run_want;
 
 /* Judges one case of a run. Returns 1 when correct, else 0 with a reason a
  * student can act on in why ("wrong in 3 of 20 timed reps; first wrong rep: ..."). */
-int judge_run_verdict(const judge_run *h, const char *case_name, const judge_want *w, char *why, size_t cap);
+int run_verdict(const run_record *h, const char *case_name, const run_want *w, char *why, size_t cap);
 
 /* Checks that a reference (or baseline) run reported every case of the check
  * correctly for variant and exited 0; else says why not. Only the copy
  * baseline may report checked=0 (it has nothing to check). */
-int judge_run_reference_sane(const judge_run *h, const check_conf *c, const char *variant, char *why, size_t cap);
+int run_reference_sane(const run_record *h, const check_conf *c, const char *variant, char *why, size_t cap);
 
 /* Reads a runner's `--list` (docs/grading.md, the runner protocol): the first
  * line must be exactly "assignment NAME"; the slugs of its variant and baseline
  * lines go into slugs (up to max). Returns the number of slugs, or -1 with why. */
-int judge_run_list_parse(const char *text, const char *name, char slugs[][CONF_NAME_MAX], int max, char *why, size_t cap);
+int run_list_parse(const char *text, const char *name, char slugs[][CONF_NAME_MAX], int max, char *why, size_t cap);
 
 #endif

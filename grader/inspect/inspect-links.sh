@@ -1,4 +1,4 @@
-# inspect-links.sh: the link checks of mk/inspect-student.sh, which sources it (not run on its own).
+# inspect-links.sh: the link checks of grader/inspect/inspect-student.sh, which sources it (not run on its own).
 # shellcheck shell=bash disable=SC2154 # obj, bindir and folders are the caller's
 #
 # The student's object is linked into one process with the runner, the C and C++
@@ -216,6 +216,6 @@ link_checks() {
     }')
   [ -z "$verdict" ] || {
     IFS=$'\t' read -r name extra <<< "$verdict"
-    refuse "calls $(short "$(bare "$name")"), which a student's file may not use: host code may call the CUDA runtime, memory, string and math functions and print to stdout and stderr (mk/student-calls.txt, docs/grading.md)"
+    refuse "calls $(short "$(bare "$name")"), which a student's file may not use: host code may call the CUDA runtime, memory, string and math functions and print to stdout and stderr (grader/inspect/student-calls.txt, docs/grading.md)"
   }
 }

@@ -379,7 +379,7 @@ esac
 # ---- 7-10. the link: through the assignment's interface only
 links="$(dirname "${BASH_SOURCE[0]}")/inspect-links.sh"
 [ -f "$links" ] && [ -r "$links" ] || die "no $links (the link checks)"
-# shellcheck source=mk/inspect-links.sh
+# shellcheck source=grader/inspect/inspect-links.sh
 . "$links"
 link_checks
 exit 0

@@ -1,8 +1,8 @@
-# bench.gp: draws `make bench`'s joined table (mk/bench-table.awk's data file):
+# bench.gp: draws `make bench`'s joined table (tools/bench-table.awk's data file):
 # median time per run, one line per column (copy, baselines, reference
 # variants, your variants), against n, or against the case where the bench
 # timed several cases (bycase=1).
-#   gnuplot -e "dat='...'; out='...'; title='...'; bycase=0" mk/bench.gp
+#   gnuplot -e "dat='...'; out='...'; title='...'; bycase=0" tools/bench.gp
 set terminal pngcairo size 900,560 noenhanced
 set output out
 set title title

@@ -1,4 +1,4 @@
-/* judge.h: what an assignment's spec.c gives the judge: the trusted side of grading.
+/* spec.h: what an assignment's spec.c gives the judge: the trusted side of grading.
  *
  * The judge (judge_main.c) is the process the grader runs for every run of a runner.
  * It starts the runner (the untrusted process holding the student's code,
@@ -15,8 +15,8 @@
  * case gets its own input, warm-ups included, derived from (seed, call): no
  * output can be remembered from an earlier call, and state a scan keeps in its
  * workspace from the previous call describes another input. */
-#ifndef SCANLAB_JUDGE_H
-#define SCANLAB_JUDGE_H
+#ifndef SCANLAB_SPEC_H
+#define SCANLAB_SPEC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -121,10 +121,10 @@ typedef struct judge_spec {
 extern const judge_spec *const judge_specs[];
 extern const int judge_n_specs;
 
-/* The seed of call k of a case: every call its own input. */
+/* The seed of call k of a case: every call its own input (call_seed.c). */
 uint64_t judge_call_seed(uint64_t seed, uint64_t k);
 
-/* The generic comparison of one output (compare.h over every element). */
+/* The generic comparison of one output (compare.h over every element; buffer_compare.c). */
 void judge_compare(const spec_buf *b, const void *got, const void *want, const uint8_t *mask, spec_verdict *v);
 /* Records element i as wrong (first_bad, its pixel for images). judge_verdict_init
  * and judge_verdict_merge are in verdict.h. */

@@ -1,17 +1,11 @@
-/* judge.c: comparing one call's outputs, and the seed of each call (judge.h). */
-#include "judge.h"
+/* buffer_compare.c: comparing one output buffer of a call with its expected
+ * elements (compare.h for each element, on several threads), and noting a wrong
+ * element in a verdict (spec.h). */
+#include "spec.h"
 
 #include <string.h>
 
 #include "parallel.h"
-#include "prng.h"
-
-uint64_t judge_call_seed(uint64_t seed, uint64_t k) {
-  /* One SplitMix64 step over (seed, k): neighbouring calls get unrelated inputs. */
-  prng g;
-  prng_seed(&g, seed ^ (0x9e3779b97f4a7c15ull * (k + 1)));
-  return prng_next(&g);
-}
 
 void judge_verdict_bad(spec_verdict *v, const spec_buf *b, uint64_t i) {
   v->mismatches++;

@@ -1,5 +1,5 @@
-/* judge_run.c: running a runner and reading its result channel (judge_run.h). */
-#include "judge_run.h"
+/* runs.c: running a runner and reading its result channel (runs.h). */
+#include "runs.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@ static int capture_has_nul(const capture *c) {
   return 0;
 }
 
-static void parse_channel(judge_run *h) {
+static void parse_channel(run_record *h) {
   if (capture_has_nul(&h->p.results))
     snprintf(h->channel_error, sizeof h->channel_error, "garbage on the result channel (a NUL byte)");
   char *text = capture_text(&h->p.results);
@@ -25,8 +25,8 @@ static void parse_channel(judge_run *h) {
   char *save = NULL;
   for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     char err[160];
-    if (h->n_lines == HARNESS_MAX_LINES) {
-      if (!h->channel_error[0]) snprintf(h->channel_error, sizeof h->channel_error, "more than %d result lines", HARNESS_MAX_LINES);
+    if (h->n_lines == RUN_MAX_LINES) {
+      if (!h->channel_error[0]) snprintf(h->channel_error, sizeof h->channel_error, "more than %d result lines", RUN_MAX_LINES);
       break;
     }
     if (result_parse(line, &h->lines[h->n_lines], err, sizeof err) == 0) h->n_lines++;
@@ -35,8 +35,8 @@ static void parse_channel(judge_run *h) {
   free(text);
 }
 
-judge_run *judge_run_cases(const assignment_ctx *a, const check_conf *c, const judge_run_args *args) {
-  judge_run *h = calloc(1, sizeof *h);
+run_record *run_cases(const assignment_ctx *a, const check_conf *c, const run_args *args) {
+  run_record *h = calloc(1, sizeof *h);
   if (!h) {
     fprintf(stderr, "grade: out of memory\n");
     exit(1);
@@ -136,31 +136,31 @@ judge_run *judge_run_cases(const assignment_ctx *a, const check_conf *c, const j
   return h;
 }
 
-double judge_run_call_limit(const judge_run *ref) {
+double run_call_limit(const run_record *ref) {
   double worst_ms = 0;
   for (int i = 0; i < ref->n_lines; i++)
     if (ref->lines[i].median_ms > worst_ms) worst_ms = ref->lines[i].median_ms;
   return call_limit_s(worst_ms * CALL_LIMIT_MAX_BATCH);
 }
 
-void judge_run_split_duel(const judge_run *h, judge_run *ref, judge_run *student) {
+void run_split_duel(const run_record *h, run_record *ref, run_record *student) {
   *ref = *h;
   *student = *h;
   ref->n_lines = student->n_lines = 0;
   for (int i = 0; i < h->n_lines; i++) { /* a case's first line is the reference's */
-    judge_run *to = judge_run_find(ref, h->lines[i].case_name) ? student : ref;
+    run_record *to = run_find(ref, h->lines[i].case_name) ? student : ref;
     to->lines[to->n_lines++] = h->lines[i];
   }
   if (!h->versus_failed && h->failure[0]) ref->failure[0] = 0, ref->student_stopped = 1; /* not the reference's failure */
 }
 
-const result_line *judge_run_find(const judge_run *h, const char *case_name) {
+const result_line *run_find(const run_record *h, const char *case_name) {
   for (int i = 0; i < h->n_lines; i++)
     if (!strcmp(h->lines[i].case_name, case_name)) return &h->lines[i];
   return NULL;
 }
 
-static int count_results(const judge_run *h, const char *case_name) {
+static int count_results(const run_record *h, const char *case_name) {
   int n = 0;
   for (int i = 0; i < h->n_lines; i++) n += !strcmp(h->lines[i].case_name, case_name);
   return n;
@@ -185,8 +185,8 @@ static void describe_wrong(const result_line *r, char *why, size_t cap) {
 #undef ADD
 }
 
-int judge_run_verdict(const judge_run *h, const char *case_name, const judge_want *w, char *why, size_t cap) {
-  const result_line *r = judge_run_find(h, case_name);
+int run_verdict(const run_record *h, const char *case_name, const run_want *w, char *why, size_t cap) {
+  const result_line *r = run_find(h, case_name);
   if (!r) {
     if (h->failure[0]) snprintf(why, cap, "no result: %s", h->failure);
     else if (h->channel_error[0]) snprintf(why, cap, "no result: %s", h->channel_error);
@@ -210,19 +210,19 @@ int judge_run_verdict(const judge_run *h, const char *case_name, const judge_wan
   return 1;
 }
 
-int judge_run_reference_sane(const judge_run *h, const check_conf *c, const char *variant, char *why, size_t cap) {
-  judge_want w = {.variant = variant, .allow_unchecked = !strcmp(variant, JUDGE_RUN_COPY_BASELINE)};
+int run_reference_sane(const run_record *h, const check_conf *c, const char *variant, char *why, size_t cap) {
+  run_want w = {.variant = variant, .allow_unchecked = !strcmp(variant, RUN_COPY_BASELINE)};
   for (int i = 0; i < c->n_cases; i++) {
     char got[300];
-    if (h->student_stopped && !judge_run_find(h, c->cases[i])) continue; /* a duel the student ended before this case */
-    if (!judge_run_verdict(h, c->cases[i], &w, got, sizeof got))
+    if (h->student_stopped && !run_find(h, c->cases[i])) continue; /* a duel the student ended before this case */
+    if (!run_verdict(h, c->cases[i], &w, got, sizeof got))
       return snprintf(why, cap, "reference broken on case %s: %s", c->cases[i], got), 0;
   }
   if (h->failure[0]) return snprintf(why, cap, "reference broken: %s", h->failure), 0;
   return 1;
 }
 
-int judge_run_list_parse(const char *text, const char *name, char slugs[][CONF_NAME_MAX], int max, char *why, size_t cap) {
+int run_list_parse(const char *text, const char *name, char slugs[][CONF_NAME_MAX], int max, char *why, size_t cap) {
   char *copy = strdup(text ? text : ""), *save = NULL;
   int n = 0, line_no = 0, rc = 0;
   for (char *line = strtok_r(copy, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {

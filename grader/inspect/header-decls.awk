@@ -1,5 +1,5 @@
 # header-decls.awk: the names a C or C++ header declares at file scope with external
-# linkage (functions, variables, kernels), one a line: what mk/inspect-student.sh takes for
+# linkage (functions, variables, kernels), one a line: what grader/inspect/inspect-student.sh takes for
 # an assignment's interface (assignments/NN/*.h). Comments, literals and preprocessor
 # lines are dropped; a statement that is static, inline, constexpr, a typedef, a template,
 # a using or a namespace declares nothing here, nor does anything inside braces (bodies,
