@@ -941,6 +941,7 @@ Suite *inspect_suite(void) {
   tcase_add_test(t, test_inspect_course_builds);
   suite_add_tcase(s, t);
   t = tcase_create("course prefixes");
+  tcase_set_timeout(t, 60); /* nm over every object of the course: past Check's default 4 s on a busy machine */
   tcase_add_test(t, test_inspect_course_prefixes_cover);
   tcase_add_test(t, test_inspect_course_prefixes_used);
   tcase_add_test(t, test_inspect_runner_no_vague_symbols);
