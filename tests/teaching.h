@@ -19,6 +19,7 @@ void teaching_lecture01_tests(TCase *t);     /* test_lecture01.c */
 void teaching_counts_tests(TCase *t);        /* test_counts.c */
 void teaching_questions_tests(TCase *t);     /* test_questions.c */
 void teaching_full_marks_tests(TCase *t);    /* test_full_marks.c */
+void teaching_stated_once_tests(TCase *t);   /* test_stated_once.c */
 
 /* The text with newlines as spaces (malloc'd), so that a claim may wrap. */
 char *flatten(const char *text, size_t len);

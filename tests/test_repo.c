@@ -365,14 +365,19 @@ END_TEST
 
 /* The whole path of a student file that does not compile: `make grade` goes
  * on, the grader scores that assignment 0 with the compiler's message, and
- * the other assignments are still graded. Runs on a copy of the course. */
+ * the other assignments are still graded. Runs on a copy of the course with
+ * the starters built as make test-builds built them (build/starter, the GPU
+ * flags of build/.gencode): the other four are reused, as for a student who
+ * graded before breaking 01, and only 01 is compiled. */
 START_TEST(test_make_grade_compile_error) {
   list_assignments();
   char *dir = copy_course("compile-error", "");
   char cmd[2048];
+  snprintf(cmd, sizeof cmd, "cp -a build/starter '%s/build/'", dir);
+  ck_assert_msg(run_shell(cmd) == 0, "%s (make test-builds builds the starters)", cmd);
   snprintf(cmd, sizeof cmd,
            "cd '%s' && printf '\nthis is not C;\n' >> starter/01-warp-scan/warp_scan.cu && "
-           "SCANLAB_NO_GPU=1 make grade ARCH=sm_75 > log 2>&1; echo $? > rc",
+           "SCANLAB_NO_GPU=1 make grade GENCODE=\"$(cat build/.gencode)\" > log 2>&1; echo $? > rc",
            dir);
   run_shell(cmd);
   snprintf(cmd, sizeof cmd, "%s/log", dir);

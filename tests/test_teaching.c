@@ -14,7 +14,9 @@
  *   - what lecture 01 says about its examples' PTX (test_lecture01.c);
  *   - every count of compiled code the texts state, from the PTX (test_counts.c);
  *   - no lecture or handout states the answer to a written question (test_questions.c);
- *   - each handout says which design earns which perf points (test_full_marks.c).
+ *   - each handout says which design earns which perf points (test_full_marks.c);
+ *   - each rule of grading is stated once, in docs/grading.md, and the limits
+ *     of grade.conf's keys there are the parser's (test_stated_once.c).
  * Their shared helpers are teaching_support.c's. Run from the repository root
  * after `make test-builds`. */
 #include "course.h"
@@ -34,6 +36,7 @@ Suite *teaching_suite(void) {
   teaching_counts_tests(t);
   teaching_questions_tests(t);
   teaching_full_marks_tests(t);
+  teaching_stated_once_tests(t);
   suite_add_tcase(s, t);
   return s;
 }

@@ -9,8 +9,9 @@
  * runner's median of the case's reps). A case's spread is its slowest median over
  * its fastest. The grader scores a perf check on the minimum of each side's medians,
  * so a student as fast as the reference lands within that spread of it; the
- * suggested full_ratio is the spread plus 0.05, rounded up to a multiple of 0.05,
- * and never below 1.05 (docs/instructor-guide.md, "Calibrating full_ratio").
+ * suggested full_ratio follows from the spread by the rule of docs/grading.md,
+ * "Statistics of the instructor's tools" (docs/instructor-guide.md, "Calibrating
+ * full_ratio", says how to use it).
  *
  * --plot redraws the .png beside a CSV this tool wrote and, with --conf, reprints the
  * suggestions from its best and spread columns. It needs no GPU: the GPU host of a
@@ -68,7 +69,7 @@ typedef struct sweep {
 static const char USAGE[] = "usage: timings --ref BIN --conf GRADE_CONF --gpu NAME --dir OUTDIR [--runs K (2..50, default 5)]\n"
                             "       timings --plot CSV [--conf GRADE_CONF]   (redraw CSV's .png, reprint the suggestions; no GPU)\n";
 
-/* full_ratio for a measured spread: spread + 0.05, up to a multiple of 0.05, at least 1.05. */
+/* full_ratio for a measured spread (docs/grading.md, "Statistics of the instructor's tools"). */
 static double suggest_ratio(double spread) {
   double r = ceil((spread + 0.05) * 20 - 1e-9) / 20;
   return r < 1.05 ? 1.05 : r;

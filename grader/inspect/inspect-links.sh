@@ -30,9 +30,9 @@
 # of a pipe never dies of SIGPIPE, which pipefail would make the script's exit status.
 # Uses the caller's obj, bindir, folders, die, refuse, short and bare.
 
-# "LABEL<TAB>SYMBOL" for every symbol the runner's libraries define, on stdout.
-link_library_symbols() {
-  local cxx lib path ldso what n cudart c
+# "LABEL<TAB>PATH" for each library the runner links with, on stdout.
+link_library_paths() {
+  local cxx lib path ldso what cudart c
   cxx=$(command -v g++ || command -v c++) || die "neither g++ nor c++ is on PATH: cannot find the C and C++ libraries the runner links with"
   path=$("$cxx" -print-file-name=libc.so.6)
   [[ $path == /* && -f $path ]] || die "cannot find libc.so.6 ($cxx -print-file-name=libc.so.6 says '$path')"
@@ -50,10 +50,7 @@ link_library_symbols() {
     esac
     path=$("$cxx" -print-file-name="$lib")
     [[ $path == /* && -f $path ]] || die "cannot find $lib ($cxx -print-file-name=$lib says '$path'): the inspection needs the libraries the runner links with"
-    n=$(nm -D --defined-only "$path" 2> /dev/null | awk -v lab="$what ($lib)" '
-      NF >= 3 && $2 != "A" { s = $3; sub(/@.*/, "", s); print lab "\t" s; k++ } END { exit k == 0 }') ||
-      die "nm -D found no symbol in $path ($lib)"
-    printf '%s\n' "$n"
+    printf '%s (%s)\t%s\n' "$what" "$lib" "$path"
   done
   # beside nvcc (a toolkit in /usr/local/cuda), else where the host compiler finds it (a distribution's nvcc in /usr/bin)
   for c in "$bindir/../lib64/libcudart_static.a" "$bindir"/../targets/*/lib/libcudart_static.a \
@@ -61,9 +58,57 @@ link_library_symbols() {
     if [[ $c == /* && -f $c ]]; then cudart=$c; break; fi
   done
   [ -n "${cudart:-}" ] || die "no libcudart_static.a in $bindir/../lib64 or $bindir/../targets/*/lib, nor on $cxx's library path: the inspection needs the CUDA runtime the runner links with"
-  nm -g --defined-only "$cudart" 2> /dev/null | awk -v lab="the CUDA runtime (libcudart_static.a)" '
-    NF == 3 && $2 != "A" { print lab "\t" $3; if ($3 == "cudaMalloc") ok = 1 } END { exit !ok }' ||
-    die "$cudart does not define cudaMalloc: not the CUDA runtime"
+  printf '%s\t%s\n' "the CUDA runtime (libcudart_static.a)" "$cudart"
+}
+
+# The symbols of the libraries of link_library_paths ($1), "LABEL<TAB>SYMBOL" a line.
+link_read_symbols() {
+  local label path n
+  while IFS=$'\t' read -r label path; do
+    case $label in
+      "the CUDA runtime"*)
+        nm -g --defined-only "$path" 2> /dev/null | awk -v lab="$label" '
+          NF == 3 && $2 != "A" { print lab "\t" $3; if ($3 == "cudaMalloc") ok = 1 } END { exit !ok }' ||
+          die "$path does not define cudaMalloc: not the CUDA runtime" ;;
+      *)
+        n=$(nm -D --defined-only "$path" 2> /dev/null | awk -v lab="$label" '
+          NF >= 3 && $2 != "A" { s = $3; sub(/@.*/, "", s); print lab "\t" s; k++ } END { exit k == 0 }') ||
+          die "nm -D found no symbol in $path ($(sed 's/.*(\(.*\))$/\1/' <<< "$label"))"
+        printf '%s\n' "$n" ;;
+    esac
+  done <<< "$1"
+}
+
+# "LABEL<TAB>SYMBOL" for every symbol the runner's libraries define, on stdout. The
+# list depends only on the toolchain, so it is kept in build/inspect-libs/ (when the
+# current folder has a build/ it may write; SCANLAB_INSPECT_LIBS=DIR keeps it in DIR
+# instead, for the tests), under a key of each library's label, path,
+# size, modification time and inode (stat -L) and of this file: a library updated,
+# moved or replaced, or a change here, is a new key and the list is read again. A kept
+# list is used only when it is whole (it ends with the line "@@end"); it is written
+# under a temporary name and renamed, so two builds at once never read a half-written one.
+link_library_symbols() {
+  local paths key dir kept tmp
+  paths=$(link_library_paths) || exit 2
+  dir=${SCANLAB_INSPECT_LIBS:-build/inspect-libs}
+  if { [ -n "${SCANLAB_INSPECT_LIBS:-}" ] || { [ -d build ] && [ -w build ]; }; } && mkdir -p "$dir" 2> /dev/null; then
+    key=$({
+      printf '%s\n' "$paths"
+      cut -f2 <<< "$paths" | xargs -d '\n' stat -L -c '%n %s %Y %i'
+      cat "${BASH_SOURCE[0]}"
+    } | cksum | tr ' ' -) || die "cannot stat the runner's libraries"
+    kept=$dir/$key.tsv
+    if [ -f "$kept" ] && [ "$(tail -n 1 "$kept")" = "@@end" ]; then
+      sed '$d' "$kept"
+      return 0
+    fi
+    tmp=$kept.tmp$$
+    (link_read_symbols "$paths" && echo "@@end") > "$tmp" || { rm -f "$tmp"; exit 2; }
+    mv -f "$tmp" "$kept"
+    sed '$d' "$kept"
+    return 0
+  fi
+  link_read_symbols "$paths"
 }
 
 # The names FOLDER 1's headers declare (the assignment's interface), one a line.

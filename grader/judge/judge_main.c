@@ -541,8 +541,8 @@ static void duel_case(const case_plan *c, session *const sides[], result_line *r
 
 /* A duel's floor for one case (--floor F): the reference's runner copies the
  * bytes a call cannot avoid moving, device to device, in batches like the
- * case's; F times the copy's median per call. The student's process plays no
- * part in it. */
+ * case's, and sets the floor from it with F (docs/grading.md, perf, "The
+ * floor"). The student's process plays no part in it. */
 enum { FLOOR_COPY_REPS = 5 };
 static double duel_floor_ms(const case_plan *p) {
   double bytes = spec->unavoidable_bytes ? spec->unavoidable_bytes(p->spec_variant, p->n, p->param) : bytes_moved(p->n, p->param);

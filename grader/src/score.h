@@ -1,15 +1,7 @@
-/* score.h: the scoring rules, the one place every kind's points come from
- * (docs/grading.md states the same).
- *
- *   correct, model:      points * passed / total      (each case counts the same)
- *   ptx, metric:         points if min <= count (or metric value) <= max, else 0
- *   sanitizer:           points if the tool reports nothing and every case ran, else 0
- *   perf:                0 when the student's run is incorrect or its time unusable;
- *                        points when T <= full_ratio * Tbase;
- *                        points * full_ratio * Tbase / T when slower.
- * T and Tbase are each side's minimum over runs of the runner's median of reps;
- * Tbase is the baseline's (the reference's run of the same variant unless the
- * check names another). Every score is rounded to hundredths. */
+/* score.h: the scoring rules, the one place every kind's points come from.
+ * The rules are stated once, in docs/grading.md, "The scoring formula"
+ * (tests/test_stated_once.c keeps it the only statement); score.c implements
+ * them, and grader/tests/test_score.c checks it against that section's example. */
 #ifndef SCANLAB_SCORE_H
 #define SCANLAB_SCORE_H
 

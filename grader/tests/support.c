@@ -70,8 +70,11 @@ json_t *load_json(const char *path) {
 
 char *copy_course(const char *tag, const char *extra) {
   char *dir = make_temp_dir(tag), cmd[1024];
-  snprintf(cmd, sizeof cmd, "cp -r Makefile mk tools grader assignments starter %s '%s'/ && rm -rf '%s'/assignments/*/ref", extra,
-           dir, dir);
+  snprintf(cmd, sizeof cmd,
+           "cp -a Makefile mk tools grader assignments starter %s '%s'/ && rm -rf '%s'/assignments/*/ref && mkdir '%s/build' && "
+           "for b in lib protocol runner grader tools judge .gencode; do cp -a build/$b '%s/build/' || exit 1; done && "
+           "{ [ ! -d build/inspect-libs ] || cp -a build/inspect-libs '%s/build/'; }",
+           extra, dir, dir, dir, dir, dir);
   ck_assert_msg(run_shell(cmd) == 0, "cannot copy the course into %s", dir);
   return dir;
 }

@@ -364,6 +364,75 @@ START_TEST(test_inspect_missing_library) {
 }
 END_TEST
 
+/* The libraries' symbols depend only on the toolchain, so the inspection keeps
+ * them in build/inspect-libs/ (inspect-links.sh; here SCANLAB_INSPECT_LIBS, a
+ * folder of the test's own): one list a key of the libraries' paths, sizes,
+ * times and inodes. A kept list is
+ * what the next inspection uses; one without its last line "@@end" (half
+ * written) is read again; a library that changed is a new key. */
+START_TEST(test_inspect_library_list_kept) {
+  need_fixture("clean");
+  char *dir = make_temp_dir("inspect-kept"), cmd[4096], o[1200], d[1200], b[1200], list[1400], env[1400], env_g[2800];
+  snprintf(cmd, sizeof cmd, "mkdir '%s/build' '%s/bin'", dir, dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(o, sizeof o, "'%s/clean.o'", objs);
+  snprintf(d, sizeof d, "'%s/clean.d'", objs);
+  snprintf(b, sizeof b, "'%s'", bindir);
+  snprintf(env, sizeof env, "SCANLAB_INSPECT_LIBS='%s/build/inspect-libs'", dir);
+  const char *f = FIXTURES[fixture_index("clean")].folders;
+  expect_accepted(inspect_in(repo, env, o, d, "clean.cu", b, f), "clean, no list kept yet");
+  /* one list, whole, with the CUDA runtime's symbols */
+  snprintf(cmd, sizeof cmd,
+           "cd '%s/build/inspect-libs' && test $(ls | wc -l) -eq 1 && test \"$(tail -n 1 *.tsv)\" = @@end && "
+           "grep -q '^the CUDA runtime (libcudart_static.a)\tcudaMalloc$' *.tsv && ls > ../names",
+           dir);
+  ck_assert_msg(run_shell(cmd) == 0, "no whole list in %s/build/inspect-libs after an inspection", dir);
+  snprintf(cmd, sizeof cmd, "%s/build/names", dir);
+  char *name = read_text(cmd);
+  ck_assert(name && *name);
+  name[strcspn(name, "\n")] = 0;
+  snprintf(list, sizeof list, "%s/build/inspect-libs/%s", dir, name);
+  /* the kept list is what is used: a symbol clean.o defines, planted as the C library's */
+  snprintf(cmd, sizeof cmd,
+           "s=$(nm -g --defined-only '%s/clean.o' | awk 'NF == 3 && $2 == \"T\" { print $3; exit }') && [ -n \"$s\" ] && "
+           "sed -i '$d' '%s' && printf 'the C library (libc.so.6)\\t%%s\\n@@end\\n' \"$s\" >> '%s' && echo \"$s\" > '%s/planted'",
+           objs, list, list, dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(cmd, sizeof cmd, "%s/planted", dir);
+  char *planted = read_text(cmd), says[256];
+  ck_assert(planted && *planted);
+  planted[strcspn(planted, "\n")] = 0;
+  snprintf(says, sizeof says, "a symbol of the C library (libc.so.6)");
+  const char *const want[] = {"refused: clean.cu defines ", says, NULL};
+  expect_refused(inspect_in(repo, env, o, d, "clean.cu", b, f), "clean, with a kept list that names one of its symbols", want);
+  /* a list without "@@end" is read again (and the planted line is gone) */
+  snprintf(cmd, sizeof cmd, "sed -i '$d' '%s'", list);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  expect_accepted(inspect_in(repo, env, o, d, "clean.cu", b, f), "clean, the kept list half written");
+  snprintf(cmd, sizeof cmd, "test \"$(tail -n 1 '%s')\" = @@end && ! grep -q \"$(printf '\\t')%s$\" '%s'", list, planted, list);
+  ck_assert_msg(run_shell(cmd) == 0, "a half-written list was not read again: %s", list);
+  /* a library that changed is a new key: a g++ first on PATH that finds libc.so.6 at a
+   * copy of it (another path), then the same copy with another time */
+  snprintf(cmd, sizeof cmd,
+           "cp -L \"$(g++ -print-file-name=libc.so.6)\" '%s/bin/libc.so.6' && "
+           "printf '#!/bin/sh\\ncase $1 in -print-file-name=libc.so.6) echo %s/bin/libc.so.6 ;; "
+           "*) PATH=${PATH#*:} exec g++ \"$@\" ;; esac\\n' > '%s/bin/g++' && chmod +x '%s/bin/g++'",
+           dir, dir, dir, dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  snprintf(env_g, sizeof env_g, "%s PATH='%s/bin':\"$PATH\"", env, dir);
+  expect_accepted(inspect_in(repo, env_g, o, d, "clean.cu", b, f), "clean, libc.so.6 elsewhere");
+  snprintf(cmd, sizeof cmd, "touch -d '2001-01-01' '%s/bin/libc.so.6'", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  expect_accepted(inspect_in(repo, env_g, o, d, "clean.cu", b, f), "clean, libc.so.6 with another time");
+  snprintf(cmd, sizeof cmd, "test $(ls '%s/build/inspect-libs' | grep -c '\\.tsv$') -eq 3 && test -z \"$(ls '%s/build/inspect-libs' | grep -v '\\.tsv$')\"", dir, dir);
+  ck_assert_msg(run_shell(cmd) == 0, "want three kept lists (three keys) and no temporary file in %s/build/inspect-libs", dir);
+  free(name);
+  free(planted);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* header-decls.awk: what a header declares with external linkage, and nothing
  * of comments, macros, static or inline functions, types, templates or bodies. */
 START_TEST(test_inspect_header_decls) {
@@ -867,10 +936,12 @@ Suite *inspect_suite(void) {
   tcase_add_test(t, test_inspect_no_temp_files);
   tcase_add_loop_test(t, test_inspect_impostors, 0, (int)N_IMPOSTORS);
   tcase_add_test(t, test_inspect_missing_library);
+  tcase_add_test(t, test_inspect_library_list_kept);
   tcase_add_test(t, test_inspect_header_decls);
   tcase_add_test(t, test_inspect_course_builds);
   suite_add_tcase(s, t);
   t = tcase_create("course prefixes");
+  tcase_set_timeout(t, 60); /* nm over every object of the course: past Check's default 4 s on a busy machine */
   tcase_add_test(t, test_inspect_course_prefixes_cover);
   tcase_add_test(t, test_inspect_course_prefixes_used);
   tcase_add_test(t, test_inspect_runner_no_vague_symbols);

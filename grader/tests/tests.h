@@ -29,7 +29,11 @@ void write_text(const char *path, const char *text, int exec);
 char *make_temp_dir(const char *tag);
 /* A temporary copy of the course as a student has it (no built references;
  * no solutions/ unless `extra` names it), for tests that run make end to end.
- * extra: more top-level folders to copy ("" for none). The caller owns the path. */
+ * extra: more top-level folders to copy ("" for none). The files keep their
+ * times, and the copy has this checkout's build of the tools (build/'s lib,
+ * protocol, runner, grader, tools, judge and .gencode, and the inspection's
+ * kept library lists), as a student has once make has run: make finds them up to date and builds only the students'
+ * code. The caller owns the path. */
 char *copy_course(const char *tag, const char *extra);
 /* rm -rf path. */
 void remove_dir(const char *path);
