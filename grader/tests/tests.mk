@@ -1,6 +1,7 @@
 # tests.mk: the CPU test tier (`make test`), included by the top-level Makefile.
-# Check unit suites (build/tests/unit: the grader's tests in grader/tests/ and the
-# course's in tests/, one binary), the fault-injection suite (build/tests/faults),
+# Check unit suites (build/tests/unit: the grader's tests in grader/tests/, the
+# course's in tests/ and each assignment's in assignments/NN/tests/, one binary, its
+# suites found by wildcard), the fault-injection suite (build/tests/faults),
 # every starter and solution compiled, the ptx checks.
 
 CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -8,8 +9,15 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
 # The course's test files (every C file of tests/) build into build/tests/course/.
 COURSE_TEST_O := $(patsubst tests/%.c,$(B)/tests/course/%.o,$(wildcard tests/*.c))
+# Each assignment's own unit tests (assignments/NN/tests/test_*.c) build into
+# build/tests/assignments/NN/tests/, with its headers (assignments/NN, its judge/) on the path.
+ASSIGNMENT_TEST_C := $(wildcard assignments/*/tests/test_*.c)
+ASSIGNMENT_TEST_O := $(patsubst assignments/%.c,$(B)/tests/assignments/%.o,$(ASSIGNMENT_TEST_C))
+# Every suite of those files, registered in build/tests/suites.c (grader/tests/suites.sh).
+UNIT_TEST_C := $(wildcard grader/tests/test_*.c) $(wildcard tests/test_*.c) $(ASSIGNMENT_TEST_C)
+UNIT_SUITES_C := $(B)/tests/suites.c
 UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c) \
-  $(COURSE_TEST_O)
+  $(COURSE_TEST_O) $(ASSIGNMENT_TEST_O) $(B)/tests/suites.o
 # The runner on the host-memory device with a fake student (test_judge.c), and two builds of
 # it that only tests have: one whose "student" defines the runner's filter functions (linked
 # ahead of the runner's library, so the runner has no filter and believes it has), and one
@@ -19,13 +27,24 @@ FAKE_RUNNERS := $(FAKE_RUNNER) $(B)/tests/fake-runner-unfiltered $(B)/tests/fake
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/faults_build.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
+TEST_DEPS_H := $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 
-$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+$(B)/tests/%.o: grader/tests/%.c $(TEST_DEPS_H)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-$(B)/tests/course/%.o: tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+$(B)/tests/course/%.o: tests/%.c $(TEST_DEPS_H)
 	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+$(B)/tests/assignments/%.o: assignments/%.c $(TEST_DEPS_H) $(wildcard assignments/*/*.h assignments/*/judge/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -Iassignments/$(firstword $(subst /, ,$*)) -Iassignments/$(firstword $(subst /, ,$*))/judge -c $< -o $@
+
+# Rewritten only when the list of suites changes (FORCE: a test file added or removed).
+$(UNIT_SUITES_C): grader/tests/suites.sh FORCE
+	@bash grader/tests/suites.sh $@ $(UNIT_TEST_C)
+$(B)/tests/suites.o: $(UNIT_SUITES_C) grader/tests/tests.h
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
 # The judge's objects without its main, and every spec (test_specs.c).
@@ -93,19 +112,20 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
 	@mkdir -p $(B)/figures && $(call draw_figures,$(B)/figures)
 	@echo "== make test: all passed"
 
-# The PTX of the 04 GPU fault whose bug is in a function the reference itself
-# no longer calls, for the check that the fault's kernels call it (test_repo.c),
-# and of the deadlock fault, whose registers answers 04 quotes (test_counts.c):
-# the runner.ptx of its build (the fault's file alone, as a student's).
-GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx $(B)/gpu-faults/lookback-deadlock/04-large-scan/student.ptx
+# The PTX of every GPU fault (below), for the course's tests that count what a fault's
+# kernels do (test_repo.c, test_counts.c): the runner.ptx of its build (the fault's file
+# alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
+GPU_FAULT_PTX := $(foreach d,$(wildcard assignments/*/tests/gpu-faults/*/), \
+  $(B)/gpu-faults/$(notdir $(d:/=))/$(word 2,$(subst /, ,$(d)))/student.ptx)
 $(GPU_FAULT_PTX): gpu-faults
 	cp $(@D)/runner.ptx $@
 
-# GPU-tier faults: a solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/FILE...). make assembles each into
-# build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files over
-# them. A fault that replaces the student file itself #includes "solution.cu" (the
-# solution's student file, renamed); one that changes a layer (05's .cuh) is a patch of it,
+# GPU-tier faults: a solution with one fault injected each, kept by its assignment
+# (assignments/<NN>/tests/gpu-faults/<fault>/: the fault's files, and expect.tsv,
+# memcheck.txt and no-inspect, which gpu-tier.sh reads and are not copied). make assembles
+# each into build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files
+# over them. A fault that replaces the student file itself #includes "solution.cu" (the
+# solution's student file, renamed); one that changes a layer (a .cuh) is a patch of it,
 # FILE.patch, applied exactly (patch -F0: a solution that moves under it fails the build);
 # a fault folder with a file no-inspect (saying why) is a probe of the sandbox that does what the
 # inspection refuses, so it is built past it (grade --no-inspect, --dir only); every other
@@ -113,14 +133,15 @@ $(GPU_FAULT_PTX): gpu-faults
 # build/gpu-faults/<fault>/<NN>), and gpu-tier.sh grades that build (--no-build).
 .PHONY: gpu-faults
 gpu-faults: $(BUILD_TOOLS)
-	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; out=$(B)/$${d#grader/tests/}; \
+	@for d in $(wildcard assignments/*/tests/gpu-faults/*/); do d=$${d%/}; fault=$${d##*/}; a=$${d#assignments/}; a=$${a%%/*}; \
+	  out=$(B)/gpu-faults/$$fault/$$a; \
 	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
 	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
 	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && \
-	  for f in "$$d"/*; do case $$f in *.patch) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
+	  for f in "$$d"/*; do case $${f##*/} in *.patch|expect.tsv|memcheck.txt|no-inspect) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
 	  for p in "$$d"/*.patch; do [ -e "$$p" ] || continue; t=$${p##*/}; \
 	    patch -s -F0 "$$out/src/$${t%.patch}" "$$p" || { echo "$$p: does not apply to solutions/$$a/$${t%.patch}" >&2; exit 1; }; done && \
-	  $(GRADE) --build-only $$([ ! -f "$${d%/*}/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
+	  $(GRADE) --build-only $$([ ! -f "$$d/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
 
 # The variants of a starter or solution that the texts discuss ("drop the last
 # store", "a one-word change"), for the count tags of tests/test_counts.c:
