@@ -51,13 +51,16 @@ static int hash_folder(sha256 *h, const char *folder, char *why, size_t cap) {
   return rc;
 }
 
-int build_hash_course(sha256 *h, const char *adir, char *why, size_t cap) {
-  const char *folders[] = {adir, "grader/runner", "grader/protocol"};
+int build_hash_course(sha256 *h, const char *adir, int with_judge, char *why, size_t cap) {
+  char runner[BUILD_PATH_MAX], judge[BUILD_PATH_MAX];
+  snprintf(runner, sizeof runner, "%s/runner", adir);
+  snprintf(judge, sizeof judge, "%s/judge", adir);
+  const char *folders[] = {adir, runner, "grader/runner", "grader/protocol", with_judge ? judge : NULL};
   /* The inspection: its script, the files it reads beside it. */
   const char *files[] = {"mk/inspect-student.sh", "mk/inspect-links.sh", "mk/header-decls.awk", "mk/student-calls.txt",
                          "mk/course-prefixes.txt"};
   for (size_t i = 0; i < sizeof folders / sizeof *folders; i++)
-    if (hash_folder(h, folders[i], why, cap)) return -1;
+    if (folders[i] && hash_folder(h, folders[i], why, cap)) return -1;
   for (size_t i = 0; i < sizeof files / sizeof *files; i++)
     if (hash_file(h, files[i])) return snprintf(why, cap, "not built: cannot read %s: %s", files[i], strerror(errno)), -1;
   return 0;

@@ -6,7 +6,7 @@
 
 CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
+TEST_CFLAGS := $(CFLAGS) $(ASSIGNMENT_INCLUDES) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
 # The course's test files (every C file of tests/) build into build/tests/course/.
 COURSE_TEST_O := $(patsubst tests/%.c,$(B)/tests/course/%.o,$(wildcard tests/*.c))
 # Each assignment's own unit tests (assignments/NN/tests/test_*.c) build into
@@ -47,8 +47,8 @@ $(UNIT_SUITES_C): grader/tests/suites.sh FORCE
 $(B)/tests/suites.o: $(UNIT_SUITES_C) grader/tests/tests.h
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-# The judge's objects without its main, and every spec (test_specs.c).
-JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O)
+# The judge's objects without its main, every spec (test_specs.c) and the assignments' trusted modules.
+JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O) $(ASSIGNMENT_O)
 # Order-only: the objects test_inspect.c reads the course's symbols from (not linked).
 $(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
@@ -68,38 +68,16 @@ $(B)/tests/fake-runner-%: $(B)/tests/fake_runner-%.o $(B)/tests/backend_cpu.o $(
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
-# The 04 probe (research, run by hand on a GPU host: research/04-large-scan/probe/tma.cu)
-# includes the 04 solution and uses Hopper-only instructions (clusters, bulk
-# copies), so it is built for sm_90 whatever ARCH is, and only where solutions/ is.
-# With it, research/04-large-scan/tune.sh must parse (bash -n), and a shape other
-# than the reference's must compile as tune.sh compiles it (the object alone).
-PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/research/04-large-scan/tma $(B)/research/04-large-scan/tune-512x24x2.o)
-$(B)/research/04-large-scan/tma: research/04-large-scan/probe/tma.cu research/04-large-scan/probe/window_lookback.cuh \
-  $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h) assignments/04-large-scan/baselines.cu grader/runner/runner.h
-	@mkdir -p $(@D)
-	$(NVCC) -O3 -std=c++17 -arch=sm_90 -Werror all-warnings -Isolutions/04-large-scan -Iassignments/04-large-scan \
-	  -Igrader/runner $< -o $@
-$(B)/research/04-large-scan/tune-512x24x2.o: research/04-large-scan/tune.sh $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
-	@mkdir -p $(@D)
-	bash -n $<
-	$(NVCC) -O3 -std=c++17 -arch=sm_90 -DLS_CFG_THREADS=512 -DLS_CFG_ITEMS=24 -DLS_CFG_MIN_BLOCKS=2 -Werror all-warnings \
-	  -Iassignments/04-large-scan -Isolutions/04-large-scan -c solutions/04-large-scan/large_scan.cu -o $@
-
-# The 05 tuning script (research/05-renderer/tune.sh, run by hand on a GPU host):
-# its syntax, and its default variant (the reference's policy) built by it.
-TUNE_05 := $(if $(HAVE_SOLUTIONS),$(B)/tune-05/ref)
-$(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/* assignments/05-renderer/*.h) \
-  assignments/05-renderer/runner.cu $(LIBRUNNER)
-	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
-
 .PHONY: test-builds test-run
+# An assignment.mk adds its own: prerequisites of test-builds and test-run, and the PTX files
+# of its GPU faults that tests read (GPU_FAULTS_PTX).
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken):
 # the grader's build of each (grade --build-only exits 1 when one does not build).
 test-builds: tools $(BUILD_TOOLS)
 	@$(call grade_build,starter) $(if $(HAVE_SOLUTIONS),&& $(call grade_build,solutions))
-	@$(MAKE) gpu-faults $(GPU_FAULT_PTX) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
+	@$(MAKE) gpu-faults $(GPU_FAULTS_PTX) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
 
-test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
+test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS)
 	@echo "== unit tests (Check)"
 	@NVCC=$(NVCC) $(UNIT)
 	@echo "== fault-injection suite (Check)"
@@ -115,9 +93,9 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
 # The PTX of every GPU fault (below), for the course's tests that count what a fault's
 # kernels do (test_repo.c, test_counts.c): the runner.ptx of its build (the fault's file
 # alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
-GPU_FAULT_PTX := $(foreach d,$(wildcard assignments/*/tests/gpu-faults/*/), \
+GPU_FAULTS_PTX := $(foreach d,$(wildcard assignments/*/tests/gpu-faults/*/), \
   $(B)/gpu-faults/$(notdir $(d:/=))/$(word 2,$(subst /, ,$(d)))/student.ptx)
-$(GPU_FAULT_PTX): gpu-faults
+$(GPU_FAULTS_PTX): gpu-faults
 	cp $(@D)/runner.ptx $@
 
 # GPU-tier faults: a solution with one fault injected each, kept by its assignment
@@ -147,14 +125,15 @@ gpu-faults: $(BUILD_TOOLS)
 # store", "a one-word change"), for the count tags of tests/test_counts.c:
 # tests/fixtures/variants/NAME.patch, a unified diff against the file its
 # `--- PATH` line names, applied into build/variants/NAME/ and compiled to PTX as
-# the ptx checks compile that file (runner.cu including it for 01-03).
+# the ptx checks compile that file (runner/runner.cu including it, for an assignment whose
+# grade.conf says link = inline).
 VARIANT_PTX := $(patsubst tests/fixtures/variants/%.patch,$(B)/variants/%.ptx,$(wildcard tests/fixtures/variants/*.patch))
-$(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solutions/*/* assignments/*/*.cu assignments/*/*.h)
+$(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solutions/*/* assignments/*/runner/*.cu assignments/*/*.h)
 	@rm -rf $(B)/variants/$* && mkdir -p $(B)/variants/$*
 	@src=$$(sed -n 's/^--- \([^[:space:]]*\).*/\1/p' $< | head -1); a=$$(echo "$$src" | cut -d/ -f2); d=$(B)/variants/$*; \
 	  test -f "$$src" || { echo "$<: --- names $$src, not a file" >&2; exit 1; }; \
 	  patch -s -F0 -o $$d/$$(basename $$src) $$src $< || { echo "$<: does not apply to $$src" >&2; exit 1; }; \
 	  case "$$(sed -n 's/^link *= *//p' assignments/$$a/grade.conf)" in \
-	    inline) in=assignments/$$a/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
+	    inline) in=assignments/$$a/runner/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
 	    *) in=$$d/$$(basename $$src); inc=-I$$(dirname $$src) ;; esac; \
 	  $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $$inc -Iassignments/$$a -I$$d $$in -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@

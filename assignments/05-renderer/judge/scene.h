@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../assignments/05-renderer/render_spec.h" /* 05's constants, shared with renderer.h */
+#include "../render_spec.h" /* the renderer's constants, shared with renderer.h */
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,9 +1,12 @@
-# render.mk: the CPU reference renderer's program (build/tools/render) and the
-# targets that draw with it: `make render` (one image) and `make movie` (frames,
-# then a video). Included by the top-level Makefile.
+# assignment.mk: this assignment's own make targets, included by the top-level Makefile
+# (which includes every assignments/*/assignment.mk): the CPU reference renderer's program
+# (build/tools/render, tools/render.c) and the targets that draw with it, `make render`
+# (one image), `make movie` (frames, then a video) and `make scene-previews`; the scene
+# counts (build/tools/scene-stats); the tuning script's build (research/05-renderer).
 #
-# libpng and zlib are linked statically (PNG_LIBS, in the Makefile), so the
-# programs run on a GPU host without them installed.
+# libpng and zlib are linked statically (PNG_LIBS, mk/libs.mk), so the programs run on a
+# GPU host without them installed.
+R05 := assignments/05-renderer
 RENDER := $(B)/tools/render
 RENDER_OUT := $(B)/render
 SCENE ?= rand10k
@@ -11,12 +14,34 @@ SIZE ?= 1024
 MOVIE_SIZE ?= 512
 FRAMES ?= 90
 
-$(B)/tools/render.o: grader/tools/render.c $(LIB_H)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+# The CPU renderer draws every frame the spec verifies: -O3 vectorizes its loops (the same
+# float operations, so the same bits as -O2; test_render checks).
+$(B)/$(R05)/judge/render_cpu.o: ASSIGNMENT_CFLAGS := -O3
 
-$(RENDER): $(B)/tools/render.o $(LIBGRADER)
+$(B)/tools/render.o: $(R05)/tools/render.c $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(R05)/judge -c $< -o $@
+
+$(RENDER): $(B)/tools/render.o $(LIBCOURSE)
 	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
+
+# What a frame of each scene asks of a renderer (blends, tile lists, bytes), counted on the
+# CPU: build/tools/scene-stats (the solution's ANSWERS.md reads it).
+SCENE_STATS := $(B)/tools/scene-stats
+$(SCENE_STATS): $(R05)/tools/scene_stats.c $(LIBCOURSE)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(R05)/judge $< $(LIBCOURSE) -o $@.tmp$$$$ -lm && mv -f $@.tmp$$$$ $@
+
+# The tuning script (research/05-renderer/tune.sh, run by hand on a GPU host): its syntax,
+# and its default variant (the reference's policy) built by it.
+TUNE_05 := $(if $(HAVE_SOLUTIONS),$(B)/tune-05/ref)
+$(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/* $(R05)/*.h) $(R05)/runner/runner.cu $(LIBRUNNER)
+	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
+GPU_CARRY += $(wildcard $(B)/tune-05)
+
+# make test builds them all and runs the tests that use the renderer (test_render, test_instructor).
+test-builds: $(SCENE_STATS) $(TUNE_05)
+test-run: $(RENDER)
 
 .PHONY: render movie
 # With a GPU, `make render` draws with $(SRC)'s renderer through the 05 runner
@@ -48,9 +73,9 @@ movie: $(RENDER) ## frames of an animated scene, then an MP4: make movie SCENE=s
 	  -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p $(RENDER_OUT)/$(SCENE).mp4
 	@echo "movie: $(RENDER_OUT)/$(SCENE).mp4"
 
-# The previews committed with the 05 handout: 256x256 PNGs of a few scenes.
+# The previews committed with the handout: 256x256 PNGs of a few scenes.
 PREVIEW_SCENES := rgb rgby rand10k pattern snow biglittle
-PREVIEW_DIR := assignments/05-renderer/scenes
+PREVIEW_DIR := $(R05)/scenes
 .PHONY: scene-previews
 scene-previews: $(RENDER) ## redraw the scene previews in assignments/05-renderer/scenes/ (256x256 PNG)
 	@mkdir -p $(RENDER_OUT) $(PREVIEW_DIR)

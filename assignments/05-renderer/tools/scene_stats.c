@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
     }
   }
   int n_names = argc > first ? argc - first : (int)(sizeof DEFAULT_SCENES / sizeof *DEFAULT_SCENES);
-  printf("# 05 scenes at %d x %d: exact counts on the CPU (tools/scene_stats.c says what each column is)\n", w, w);
+  printf("# 05 scenes at %d x %d: exact counts on the CPU (assignments/05-renderer/tools/scene_stats.c says what each column is)\n", w, w);
   printf("%-10s %9s %14s %10s %10s %14s %12s %9s\n", "scene", "circles", "blends", "blends/px", "pairs16", "tests32",
          "tests32_GB", "floor_us");
   for (int i = 0; i < n_names; i++) {

@@ -1,6 +1,6 @@
 /* spec.c: what assignment 05 runs and what is right (the judge's side, trusted).
  *
- * One case is one scene of the table (grader/lib/scene.c) at one image size.
+ * One case is one scene of the table (assignments/05-renderer/judge/scene.c) at one image size.
  * The case's name is the scene's name, with "-WxH" when the size is not
  * 1024x1024; n is the scene's circle count, and param packs the size and the
  * snow flag (variants.h: HX05_SIZE, HX05_SNOW). The scene is made once per case.
@@ -12,7 +12,7 @@
  * The runner gets the frame as render_scene's arrays: x, y, r (n floats each)
  * and rgb (3n), four input buffers.
  *
- * What is right: the CPU reference of that frame (grader/lib/render_cpu.c, on
+ * What is right: the CPU reference of that frame (assignments/05-renderer/judge/render_cpu.c, on
  * every host thread) with its edge mask; each channel of each pixel within
  * TOL, edge pixels not compared, NaN or infinity wrong (compare.h). The judge
  * writes a batch's inputs before it asks for their expected images, so the
