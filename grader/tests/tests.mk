@@ -65,6 +65,11 @@ $(B)/tests/librunner-c.a: $(RUNNER_C_O)
 $(B)/tests/fake-runner-%: $(B)/tests/fake_runner-%.o $(B)/tests/backend_cpu.o $(B)/tests/librunner-c.a
 	$(CC) -o $@ $^ $(FAKE_LDFLAGS)
 
+# Every assignment's spec against its grade.conf and itself, on the CPU (spec_check.c).
+SPEC_CHECK := $(B)/tests/spec-check
+$(SPEC_CHECK): $(B)/tests/spec_check.o $(B)/judge/specs.o $(JUDGE_LIB_O) $(LIBGRADER)
+	$(CC) -o $@ $^ -l:libinih.a $(PNG_LIBS) -pthread -lm
+
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
@@ -77,9 +82,11 @@ test-builds: tools $(BUILD_TOOLS)
 	@$(call grade_build,starter) $(if $(HAVE_SOLUTIONS),&& $(call grade_build,solutions))
 	@$(MAKE) gpu-faults $(GPU_FAULTS_PTX) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
 
-test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS)
+test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(SPEC_CHECK)
 	@echo "== unit tests (Check)"
 	@NVCC=$(NVCC) $(UNIT)
+	@echo "== every assignment's spec against its grade.conf, on the CPU (grader/tests/spec_check.c)"
+	@$(SPEC_CHECK)
 	@echo "== fault-injection suite (Check)"
 	@$(FAULTS)
 	@echo "== the student's build against hostile folders, real nvcc (grader/tests/build-hostile.sh)"
