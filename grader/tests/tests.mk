@@ -91,6 +91,8 @@ test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(SPEC_CHECK)
 	@$(FAULTS)
 	@echo "== the student's build against hostile folders, real nvcc (grader/tests/build-hostile.sh)"
 	@ARCH=$(or $(ARCH),sm_90) bash grader/tests/build-hostile.sh
+	@echo "== adding an assignment: the template, built and graded in a scratch copy of the course (tests/template-assignment.sh)"
+	@ARCH=$(or $(ARCH),sm_90) NVCC=$(NVCC) bash tests/template-assignment.sh
 	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
 	@bash grader/tests/adversarial.sh
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"
