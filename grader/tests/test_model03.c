@@ -141,11 +141,11 @@ START_TEST(test_model03_forged_tables) {
   snprintf(src, sizeof src, FORGE, forged);
   snprintf(path, sizeof path, "%s/forge/blelloch.cu", dir);
   write_text(path, src, 0);
-  /* Built as the Makefile builds the table program: the student's file with -rdc=true,
-   * model_tables.cu, the sandbox; beside a copy of the trusted model. */
+  /* Built as the grader's build makes the table program: the student's file with -rdc=true,
+   * runner/model_tables.cu, the sandbox; beside a copy of the trusted model. */
   snprintf(cmd, sizeof cmd,
            "'%s' -std=c++17 -arch=sm_75 -rdc=true -Igrader/protocol -Igrader/runner -Iassignments/03-blelloch -I'%s/forge' "
-           "'%s/forge/blelloch.cu' assignments/03-blelloch/model_tables.cu build/runner/sandbox.o build/runner/guard.o -o '%s/model-tables' "
+           "'%s/forge/blelloch.cu' assignments/03-blelloch/runner/model_tables.cu build/runner/sandbox.o build/runner/guard.o -o '%s/model-tables' "
            "> '%s/nvcc.log' 2>&1 && cp build/starter/03-blelloch/model '%s/model'",
            nvcc(), dir, dir, dir, dir, dir);
   if (run_shell(cmd) != 0) {

