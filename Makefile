@@ -149,5 +149,5 @@ help: ## list the targets
 FORCE:
 
 include mk/bench.mk mk/lectures.mk mk/instructor.mk grader/tests/tests.mk
-# An assignment's own targets and tools (05's renderer, a research build), from its folder.
+# An assignment's own targets and tools (a renderer's program, a research build), from its folder.
 include $(wildcard assignments/*/assignment.mk)

@@ -141,7 +141,7 @@ START_TEST(test_model03_forged_tables) {
   snprintf(src, sizeof src, FORGE, forged);
   snprintf(path, sizeof path, "%s/forge/blelloch.cu", dir);
   write_text(path, src, 0);
-  /* Built as the Makefile builds the table program: the student's file with -rdc=true,
+  /* Built as the grader's build makes the table program: the student's file with -rdc=true,
    * runner/model_tables.cu, the sandbox; beside a copy of the trusted model. */
   snprintf(cmd, sizeof cmd,
            "'%s' -std=c++17 -arch=sm_75 -rdc=true -Igrader/protocol -Igrader/runner -Iassignments/03-blelloch -I'%s/forge' "

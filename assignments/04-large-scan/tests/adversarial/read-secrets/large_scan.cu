@@ -47,7 +47,7 @@ static void adv_try_open(const char *path) {
 static void adv_hunt(void) {
   static const char *const paths[] = {
       "assignments/04-large-scan/ref/reference", "assignments/04-large-scan/ref/bench",
-      "assignments/04-large-scan/grade.conf",    "assignments/04-large-scan/spec.c",
+      "assignments/04-large-scan/grade.conf",    "assignments/04-large-scan/judge/spec.c",
       "build/grader/judge",                      "grade.conf",
       "/proc/self/cmdline",                      "/proc/self/environ",
       "/proc/self/maps",                         "/proc/self/mem",
