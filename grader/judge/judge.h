@@ -47,12 +47,12 @@ typedef struct spec_variant {
 /* One buffer of one call. */
 typedef struct spec_buf {
   const char *name;    /* "in", "out", "image": for messages */
-  hx_type type;
+  elem_type type;
   size_t count;        /* elements moved (inputs) or compared and handed back (outputs) */
   size_t device_count; /* elements allocated and poisoned on the device; 0 = count */
   float tol;           /* float types: absolute tolerance per channel */
   int masked;          /* outputs: expect() fills a mask (1 = not compared) */
-  int width, height;   /* HX_RGBA32F: count == width * height */
+  int width, height;   /* ELEM_RGBA32F: count == width * height */
 } spec_buf;
 
 struct judge_spec;
