@@ -85,7 +85,7 @@ short() {
   printf '%s' "$s"
 }
 
-# A demangled function name without its parameter list (hx_evil() -> hx_evil);
+# A demangled function name without its parameter list (evil_ctor() -> evil_ctor);
 # kept whole when the list has nested parentheses.
 bare() {
   printf '%s\n' "$1" | c++filt | sed -E 's/\([^()]*\)( const)?$//'

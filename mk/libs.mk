@@ -73,7 +73,7 @@ JUDGE := $(B)/grader/judge
 SPEC_NN := $(foreach s,$(wildcard assignments/*/judge/spec.c),$(firstword $(subst -, ,$(word 2,$(subst /, ,$(s))))))
 SPEC_O := $(patsubst assignments/%/judge/spec.c,$(B)/judge/spec-%.o,$(wildcard assignments/*/judge/spec.c))
 JUDGE_O := $(patsubst grader/judge/%.c,$(B)/judge/%.o,$(wildcard grader/judge/*.c)) $(B)/judge/specs.o
-JUDGE_CFLAGS := $(CFLAGS) -Igrader/judge
+JUDGE_CFLAGS := $(BASE_CFLAGS) $(COURSE_INCLUDES) -Igrader/judge # not grader/src: the judge uses nothing of the grader
 $(B)/judge/%.o: grader/judge/%.c $(wildcard grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(JUDGE_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
@@ -93,7 +93,7 @@ $(JUDGE): grader/bin/judge
 	@mkdir -p $(@D)
 	cp $< $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 else
-$(JUDGE): $(JUDGE_O) $(SPEC_O) $(ASSIGNMENT_O) $(LIBGRADER)
+$(JUDGE): $(JUDGE_O) $(SPEC_O) $(LIBCOURSE)
 	$(CC) -o $@.tmp$$$$ $^ $(PNG_LIBS) -pthread && mv -f $@.tmp$$$$ $@
 endif
 

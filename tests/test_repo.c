@@ -235,8 +235,8 @@ START_TEST(test_runner_cli_without_gpu) {
 END_TEST
 
 /* Names a student might well give a helper or a constant. The runners of 01-03
- * include the student's file, so their own names are hx_-prefixed; this builds
- * every runner with the solution's file plus these definitions
+ * include the student's file, so their own names carry the assignment's prefix
+ * (ws_, hs_, bl_; runner.h's runner_); this builds every runner with the solution's file plus these definitions
  * (as the student's own), which must not clash with anything course-owned. */
 static const char STUDENT_NAMES[] =
     "\n// test_student_names_do_not_clash: names a student may use\n"

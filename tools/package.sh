@@ -62,7 +62,7 @@ for conf in assignments/*/grade.conf; do
 done
 mkdir -p "$stage/grader/bin"
 cp -p build/grader/grade "$stage/grader/bin/grade"
-cp -p build/grader/judge "$stage/grader/bin/judge" # the judge links inih too, and the specs of every assignment
+cp -p build/grader/judge "$stage/grader/bin/judge" # the judge, with the specs of every assignment
 
 tmp=$out.tmp$$
 case "$what" in

@@ -68,9 +68,9 @@ typedef struct layout_info {
 } layout_info;
 
 // blelloch_padded, blelloch_unpadded, blelloch_gems16 (variants.h).
-#define HX03_LAYOUT_INFO(id, slug, summary) {slug, summary},
-static const layout_info LAYOUTS[LAYOUT_COUNT] = {HX03_LAYOUT_LIST(HX03_LAYOUT_INFO)};
-#undef HX03_LAYOUT_INFO
+#define BL_LAYOUT_INFO(id, slug, summary) {slug, summary},
+static const layout_info LAYOUTS[LAYOUT_COUNT] = {BL_LAYOUT_LIST(BL_LAYOUT_INFO)};
+#undef BL_LAYOUT_INFO
 
 // The shared word of tree element i. `layout` is a compile-time constant in
 // each kernel, so the switch folds away.

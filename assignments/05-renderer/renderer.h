@@ -31,7 +31,8 @@ typedef struct render_scene {
 // Bytes of device workspace render() needs for n circles at width x height (0
 // if none). The runner allocates it once, untimed, fills it with garbage
 // bytes, and passes it to every render() call: resetting what you keep in it
-// is part of your timed work. At most 256 MiB for every scene of the case table.
+// is part of your timed work. No check grades its size (a GPU that cannot give
+// it stops the case with "not enough device memory"): size it from the scene.
 size_t render_workspace(int n, int width, int height);
 
 // Draws one frame: every pixel of d_image (the runner fills it with garbage

@@ -12,31 +12,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HX_HD static inline
-
 /* The types of outputs. */
-typedef enum hx_type {
-  HX_INT32,   /* compared exactly */
-  HX_UINT32,  /* compared exactly */
-  HX_FLOAT32, /* |got - expected| <= tol; a NaN or infinity always fails */
-  HX_RGBA32F, /* an image of width x height float4 pixels, row 0 at the bottom;
+typedef enum elem_type {
+  ELEM_INT32,   /* compared exactly */
+  ELEM_UINT32,  /* compared exactly */
+  ELEM_FLOAT32, /* |got - expected| <= tol; a NaN or infinity always fails */
+  ELEM_RGBA32F, /* an image of width x height float4 pixels, row 0 at the bottom;
                  each channel within tol; a pixel whose mask byte is set is not compared */
-  HX_TYPE_COUNT
-} hx_type;
+  ELEM_TYPE_COUNT
+} elem_type;
 
 /* The verdict on one element. */
-typedef struct hx_elem_verdict {
+typedef struct elem_verdict {
   int wrong;     /* 1: counts as a mismatch */
   int nonfinite; /* 1: the output holds a NaN or an infinity (also wrong) */
   float err;     /* largest |got - expected| over its finite channels (0 for integers) */
-} hx_elem_verdict;
+} elem_verdict;
 
 /* Channels per element of each type. */
-HX_HD int hx_type_channels(hx_type t) { return t == HX_RGBA32F ? 4 : 1; }
+static inline int elem_channels(elem_type t) { return t == ELEM_RGBA32F ? 4 : 1; }
 /* Bytes per element of each type (all channels are 4 bytes). */
-HX_HD size_t hx_type_bytes(hx_type t) { return 4u * (size_t)hx_type_channels(t); }
+static inline size_t elem_bytes(elem_type t) { return 4u * (size_t)elem_channels(t); }
 
-HX_HD int hx_finite(float x) {
+static inline int elem_finite(float x) {
   /* NaN and infinity have every exponent bit set; this holds under fast math too. */
   union { float f; uint32_t u; } b;
   b.f = x;
@@ -44,16 +42,16 @@ HX_HD int hx_finite(float x) {
 }
 
 /* Judges element i of got against expected (both arrays of type t). */
-HX_HD hx_elem_verdict hx_judge(hx_type t, const void *got, const void *expected, size_t i, float tol) {
-  hx_elem_verdict v = {0, 0, 0.0f};
-  if (t == HX_INT32 || t == HX_UINT32) {
+static inline elem_verdict elem_judge(elem_type t, const void *got, const void *expected, size_t i, float tol) {
+  elem_verdict v = {0, 0, 0.0f};
+  if (t == ELEM_INT32 || t == ELEM_UINT32) {
     v.wrong = ((const uint32_t *)got)[i] != ((const uint32_t *)expected)[i];
     return v;
   }
-  int ch = hx_type_channels(t);
+  int ch = elem_channels(t);
   const float *g = (const float *)got + i * (size_t)ch, *e = (const float *)expected + i * (size_t)ch;
   for (int c = 0; c < ch; c++) {
-    if (!hx_finite(g[c])) {
+    if (!elem_finite(g[c])) {
       v.nonfinite = 1;
       v.wrong = 1;
       continue;
@@ -66,11 +64,11 @@ HX_HD hx_elem_verdict hx_judge(hx_type t, const void *got, const void *expected,
 }
 
 /* What one comparison of one output found. first_bad is the element index
- * (HX_NONE when nothing was wrong). */
-#define HX_NONE UINT64_MAX
-typedef struct hx_cmp_sum {
+ * (ELEM_NONE when nothing was wrong). */
+#define ELEM_NONE UINT64_MAX
+typedef struct elem_tally {
   uint64_t mismatches, masked, nonfinite, first_bad;
   float max_err;
-} hx_cmp_sum;
+} elem_tally;
 
 #endif

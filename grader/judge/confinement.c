@@ -72,6 +72,7 @@ static int descends_from(long pid, long top) {
 
 /* One thread's status against what the sandbox installs. */
 static int check_thread(const char *path, long pid, int want, int base, char *why, size_t cap) {
+  int own = want - base;
   seccomp_state st;
   if (read_status(path, &st, NULL)) {
     if (errno == ENOENT) return 0; /* a thread that has just ended */
@@ -84,7 +85,7 @@ static int check_thread(const char *path, long pid, int want, int base, char *wh
   }
   if (st.filters >= 0 && st.filters != want) {
     snprintf(why, cap, "the runner is not in its sandbox: /proc/%ld/status says Seccomp_filters: %d, not %d (the judge's "
-             "%d and the runner's %d)", pid, st.filters, want, base, WIRE_SANDBOX_FILTERS);
+             "%d and the runner's %d)", pid, st.filters, want, base, own);
     return -1;
   }
   if (st.no_new_privs == 0) {
@@ -119,7 +120,7 @@ int confinement_check(const session *s, char *why, size_t cap) {
   while (!rc && (e = readdir(d))) { /* every thread: a filter on the main one alone is not the sandbox */
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
     snprintf(path, sizeof path, "%s/%s/status", dir, e->d_name);
-    rc = check_thread(path, pid, base + WIRE_SANDBOX_FILTERS, base, why, cap);
+    rc = check_thread(path, pid, base + (s->profiled ? WIRE_SANDBOX_FILTERS_PROFILED : WIRE_SANDBOX_FILTERS), base, why, cap);
     threads++;
   }
   closedir(d);

@@ -17,7 +17,7 @@ void judge_verdict_bad(spec_verdict *v, const spec_buf *b, uint64_t i) {
   v->mismatches++;
   if (v->first_bad >= 0) return;
   v->first_bad = (int64_t)i;
-  if (b->type == HX_RGBA32F && b->width > 0) {
+  if (b->type == ELEM_RGBA32F && b->width > 0) {
     v->first_x = (int64_t)(i % (uint64_t)b->width);
     v->first_y = (int64_t)(i / (uint64_t)b->width);
   }
@@ -34,7 +34,7 @@ static void compare_chunk(void *arg, size_t lo, size_t hi, spec_verdict *v) {
   const compare_ctx *c = arg;
   const spec_buf *b = c->b;
   const uint8_t *mask = c->mask;
-  if (b->type == HX_INT32 || b->type == HX_UINT32) {
+  if (b->type == ELEM_INT32 || b->type == ELEM_UINT32) {
     /* The common case first: equal bits, found a block at a time. */
     const uint32_t *g = c->got, *w = c->want;
     for (size_t i = lo, step = 4096; i < hi; i += step) {
@@ -55,7 +55,7 @@ static void compare_chunk(void *arg, size_t lo, size_t hi, spec_verdict *v) {
       v->masked++;
       continue;
     }
-    hx_elem_verdict e = hx_judge(b->type, c->got, c->want, i, b->tol);
+    elem_verdict e = elem_judge(b->type, c->got, c->want, i, b->tol);
     if (e.wrong) judge_verdict_bad(v, b, i);
     v->nonfinite += (uint64_t)e.nonfinite;
     if (e.err > v->max_err) v->max_err = e.err;
@@ -67,6 +67,6 @@ void judge_compare(const spec_buf *b, const void *got, const void *want, const u
   /* Integers: a thread per 2^20; floats and pixels (a finite test and a
    * difference per channel): a thread per 2^16, so a 1024 x 1024 image is
    * compared on 16 threads, not one. */
-  judge_parallel_check_by(b->count, b->type == HX_INT32 || b->type == HX_UINT32 ? (size_t)1 << 20 : (size_t)1 << 16,
+  judge_parallel_check_by(b->count, b->type == ELEM_INT32 || b->type == ELEM_UINT32 ? (size_t)1 << 20 : (size_t)1 << 16,
                           compare_chunk, &c, v);
 }

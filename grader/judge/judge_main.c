@@ -1,7 +1,7 @@
 /* judge_main.c: the judge, the trusted side of every run of a runner (judge.h).
  *
- *   build/grader/judge --assignment 04-large-scan --runner build/starter/04-large-scan/runner \
- *       --variant decoupled_lookback --case n2^24 --seed 7 --result-fd 3
+ *   build/grader/judge --assignment NN-name --runner build/starter/NN-name/runner \
+ *       --variant VARIANT --case n2^24 --seed 7 --result-fd 3
  *
  * For each case: open it (the spec's buffers and state), send CASE, then warm-up
  * and timed samples of `batch` calls each. Before a sample the judge writes each
@@ -128,8 +128,8 @@ static void copy_expect(judge_case *c, uint64_t k, void *const want[], uint8_t *
 static void copy_open(judge_case *c, double bytes) {
   uint64_t words = (uint64_t)(bytes / 2 / 4); /* read once, written once */
   c->n_in = c->n_out = 1;
-  c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = words};
-  c->out[0] = (spec_buf){.name = "copy", .type = HX_UINT32, .count = words};
+  c->in[0] = (spec_buf){.name = "in", .type = ELEM_UINT32, .count = words};
+  c->out[0] = (spec_buf){.name = "copy", .type = ELEM_UINT32, .count = words};
 }
 
 /* ---------------------------------------------------------------- where a run's time goes */
@@ -176,12 +176,12 @@ static void layout(const judge_case *c, wire_case *w, int batch) {
   w->n_in = (uint32_t)c->n_in;
   w->n_out = (uint32_t)c->n_out;
   for (int i = 0; i < c->n_in; i++) {
-    size_t b = c->in[i].count * hx_type_bytes(c->in[i].type), d = c->in[i].device_count ? c->in[i].device_count * hx_type_bytes(c->in[i].type) : b;
+    size_t b = c->in[i].count * elem_bytes(c->in[i].type), d = c->in[i].device_count ? c->in[i].device_count * elem_bytes(c->in[i].type) : b;
     w->in[i] = (wire_buf){off, b, d};
     off = align_up(off + b);
   }
   for (int i = 0; i < c->n_out; i++) {
-    size_t b = c->out[i].count * hx_type_bytes(c->out[i].type), d = c->out[i].device_count ? c->out[i].device_count * hx_type_bytes(c->out[i].type) : b;
+    size_t b = c->out[i].count * elem_bytes(c->out[i].type), d = c->out[i].device_count ? c->out[i].device_count * elem_bytes(c->out[i].type) : b;
     w->out[i] = (wire_buf){off, b, d};
     off = align_up(off + b);
   }
@@ -247,7 +247,7 @@ static void side_open(side *d, session *s, const case_plan *p, side *first, resu
     /* The expected outputs of one call (expect), private to the judge. */
     if (!d->check)
       for (int i = 0; i < d->own.n_out; i++) {
-        d->want[i] = xmalloc(d->own.out[i].count * hx_type_bytes(d->own.out[i].type));
+        d->want[i] = xmalloc(d->own.out[i].count * elem_bytes(d->own.out[i].type));
         if (d->own.out[i].masked) d->mask[i] = xmalloc(d->own.out[i].count);
       }
   }
@@ -306,7 +306,7 @@ static void side_verify(side *d, int j, uint64_t call, void *const want[], uint8
   if (res->bad_reps++) return;
   d->first_wrong = v;
   char err[300];
-  if (opts->save_failed && !d->check && c->out[0].type == HX_RGBA32F &&
+  if (opts->save_failed && !d->check && c->out[0].type == ELEM_RGBA32F &&
       outputs_save_failed(opts->save_failed, d->p->name, &c->out[0], got[0], want[0], mask[0], err, sizeof err))
     die(3, "%s", err);
 }
@@ -421,7 +421,7 @@ static void charge_student(side *d, int reps, int batch) {
   if (c.total_ms > 0) judge_phase_describe(stderr, spec->name, d[0].p->name, &c);
   double per_call = c.total_ms / batch;
   /* Charging waits for noise figures that hold on a GPU: at 42b1016 the defaults (2 % + 0.05 ms)
-   * charged 05's honest solution 0.1-0.7 ms a call (1.26-2.17x the reference) on an H100, while
+   * charged an honest solution (its frames) 0.1-0.7 ms a call (1.26-2.17x the reference) on an H100, while
    * phase-noise.sh measured steps differing by up to 29 % between two copies of the reference.
    * Until they are calibrated, the charge is reported, not added (SCANLAB_PHASE_CHARGE=1 adds it:
    * the CPU tier's tests). */

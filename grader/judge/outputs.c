@@ -20,14 +20,14 @@ static int write_image(const char *path, const image *img, char *err, size_t cap
 
 int outputs_write(const char *path, const spec_buf *b, const void *data, int *code, char *err, size_t cap) {
   *code = 2;
-  if (b->type == HX_RGBA32F) {
+  if (b->type == ELEM_RGBA32F) {
     if (!ends_with(path, ".png") && !ends_with(path, ".ppm"))
       return snprintf(err, cap, "--out %s: an image is written as .png or .ppm; name the file so", path), -1;
     image im = {b->width, b->height, (float *)data};
     *code = 3;
     return write_image(path, &im, err, cap) ? -1 : 0;
   }
-  size_t bytes = b->count * hx_type_bytes(b->type);
+  size_t bytes = b->count * elem_bytes(b->type);
   FILE *f = fopen(path, "wb");
   if (!f) return snprintf(err, cap, "--out %s: %s", path, strerror(errno)), -1;
   *code = 3;
@@ -38,7 +38,7 @@ int outputs_write(const char *path, const spec_buf *b, const void *data, int *co
 
 int outputs_save_failed(const char *dir, const char *case_name, const spec_buf *b, const void *got, const void *want,
                         const uint8_t *mask, char *err, size_t cap) {
-  if (b->type != HX_RGBA32F || !want) return 0; /* only images are saved */
+  if (b->type != ELEM_RGBA32F || !want) return 0; /* only images are saved */
   image student = {b->width, b->height, (float *)got};
   image expected = {b->width, b->height, (float *)want};
   image diff = {0, 0, NULL};

@@ -34,8 +34,8 @@ int scan_pool_open_i32(judge_case *c, scan_pool *p, int32_t max_abs, uint32_t ad
   prng_fill_i32(c->seed, (int32_t *)p->pool, p->len, -max_abs, max_abs);
   if (scan_pool_sum(p, err, cap)) return -1;
   c->n_in = c->n_out = 1;
-  c->in[0] = (spec_buf){.name = "in", .type = HX_INT32, .count = n, .device_count = room};
-  c->out[0] = (spec_buf){.name = "out", .type = HX_INT32, .count = n, .device_count = room};
+  c->in[0] = (spec_buf){.name = "in", .type = ELEM_INT32, .count = n, .device_count = room};
+  c->out[0] = (spec_buf){.name = "out", .type = ELEM_INT32, .count = n, .device_count = room};
   return 0;
 }
 

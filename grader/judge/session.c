@@ -123,6 +123,7 @@ int session_spawn(session *s, char *const argv[], const char *profiled_dir, int 
   s->exit_code = -1;
   s->cmd = s->reply = s->shm_fd = -1;
   s->limit_ms = limit_ms;
+  s->profiled = profiled_dir != NULL;
   signal(SIGPIPE, SIG_IGN); /* a dead runner is an error code, not the judge's death */
   int to_runner[2], from_runner[2];
   if (pipe2(to_runner, O_CLOEXEC) || pipe2(from_runner, O_CLOEXEC)) return fail(s, "pipe: %s", strerror(errno));

@@ -24,6 +24,7 @@ typedef struct session {
   size_t shm_bytes;
   uint32_t seq;
   int limit_ms; /* how long one reply may take */
+  int profiled;  /* started with --profiled: WIRE_SANDBOX_FILTERS_PROFILED filters, not WIRE_SANDBOX_FILTERS */
   uint32_t calls; /* of the batch being run */
   wire_hello hello;
   int paused;    /* stopped by session_pause */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
+void runner_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
   if (err == cudaSuccess) return;
   const char *hint = runner_error_hint();
   // One line: the grader quotes the last line of stderr.
@@ -22,19 +22,19 @@ void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line
 // The cache state every timed batch starts from. Poisoning the outputs just
 // before the timer starts leaves L2 full of their dirty lines, and the timed
 // calls would write them back to DRAM as they evict them: on an H100 that was
-// 7 us of find_repeats' 43 us at 2^24, more for a kernel that only reads than
+// 7 us of a 43 us compaction at 2^24, more for a kernel that only reads than
 // for one that writes, and a student's evict-first loads could leave the
 // write-back to the next, untimed, preparation instead
-// (docs/results/tuning-04-h100.txt, commits f11a0dd..8e043a9, 2026-11-26).
+// (the large scan's tuning record in docs/results/, commits f11a0dd..8e043a9, 2026-11-26).
 // So before each batch the runner reads a buffer of twice L2's size
 // (untimed): L2 then holds its clean lines only, and every call, the
 // student's, the reference's and the copy's, starts from the same clean L2.
-static uint4 *hx_scratch;
-static size_t hx_scratch_vecs;
-static unsigned *hx_sink;
-static int hx_sweep_blocks;
+static uint4 *l2_scratch;
+static size_t l2_scratch_vecs;
+static unsigned *l2_sink;
+static int l2_sweep_blocks;
 
-static __global__ void hx_sweep(const uint4 *p, size_t vecs, unsigned *sink) {
+static __global__ void l2_sweep(const uint4 *p, size_t vecs, unsigned *sink) {
   unsigned x = 0;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < vecs; i += (size_t)gridDim.x * blockDim.x) {
     uint4 v = p[i];
@@ -44,9 +44,9 @@ static __global__ void hx_sweep(const uint4 *p, size_t vecs, unsigned *sink) {
 }
 
 static void cu_settle(void) {
-  if (!hx_scratch) return;
-  hx_sweep<<<hx_sweep_blocks, 512>>>(hx_scratch, hx_scratch_vecs, hx_sink);
-  HX_CHECK_LAUNCH();
+  if (!l2_scratch) return;
+  l2_sweep<<<l2_sweep_blocks, 512>>>(l2_scratch, l2_scratch_vecs, l2_sink);
+  RUNNER_CHECK_LAUNCH();
 }
 
 // The CUDA runtime starts some of its threads when a feature is first used (a
@@ -54,23 +54,23 @@ static void cu_settle(void) {
 // refuses new threads (sandbox_close_threads), so each feature a submission may
 // use is touched once here, while threads are still allowed: a stream that does
 // not wait for the default one, a host callback on it, and a graph launched on it.
-static void hx_nothing(void *arg) { (void)arg; }
+static void no_op(void *arg) { (void)arg; }
 
 static void cu_start_runtime_threads(void) {
   cudaStream_t s;
-  HX_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  HX_CHECK(cudaLaunchHostFunc(s, hx_nothing, NULL));
+  RUNNER_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  RUNNER_CHECK(cudaLaunchHostFunc(s, no_op, NULL));
   cudaGraph_t g;
   cudaGraphExec_t ge;
-  HX_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  HX_CHECK(cudaLaunchHostFunc(s, hx_nothing, NULL));
-  HX_CHECK(cudaStreamEndCapture(s, &g));
-  HX_CHECK(cudaGraphInstantiate(&ge, g, 0));
-  HX_CHECK(cudaGraphLaunch(ge, s));
-  HX_CHECK(cudaStreamSynchronize(s));
-  HX_CHECK(cudaGraphExecDestroy(ge));
-  HX_CHECK(cudaGraphDestroy(g));
-  HX_CHECK(cudaStreamDestroy(s));
+  RUNNER_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  RUNNER_CHECK(cudaLaunchHostFunc(s, no_op, NULL));
+  RUNNER_CHECK(cudaStreamEndCapture(s, &g));
+  RUNNER_CHECK(cudaGraphInstantiate(&ge, g, 0));
+  RUNNER_CHECK(cudaGraphLaunch(ge, s));
+  RUNNER_CHECK(cudaStreamSynchronize(s));
+  RUNNER_CHECK(cudaGraphExecDestroy(ge));
+  RUNNER_CHECK(cudaGraphDestroy(g));
+  RUNNER_CHECK(cudaStreamDestroy(s));
 }
 
 static void cu_init(char *desc, size_t cap) {
@@ -78,20 +78,20 @@ static void cu_init(char *desc, size_t cap) {
   // driver would read the fat binary's kernels at their first launch.
   setenv("CUDA_MODULE_LOADING", "EAGER", 1);
   int count = 0;
-  HX_CHECK(cudaGetDeviceCount(&count));
-  HX_CHECK(cudaSetDevice(0));
-  HX_CHECK(cudaFree(0)); // creates the context now, outside any timing
+  RUNNER_CHECK(cudaGetDeviceCount(&count));
+  RUNNER_CHECK(cudaSetDevice(0));
+  RUNNER_CHECK(cudaFree(0)); // creates the context now, outside any timing
   cudaDeviceProp p;
-  HX_CHECK(cudaGetDeviceProperties(&p, 0));
+  RUNNER_CHECK(cudaGetDeviceProperties(&p, 0));
   snprintf(desc, cap, "%s (sm_%d%d)", p.name, p.major, p.minor);
   if (p.l2CacheSize > 0) { // cu_settle's buffer, zeros, its lines clean after one sweep
-    hx_scratch_vecs = 2 * (size_t)p.l2CacheSize / sizeof(uint4);
-    hx_sweep_blocks = 4 * p.multiProcessorCount;
-    HX_CHECK(cudaMalloc(&hx_scratch, hx_scratch_vecs * sizeof(uint4)));
-    HX_CHECK(cudaMalloc(&hx_sink, sizeof *hx_sink));
-    HX_CHECK(cudaMemset(hx_scratch, 0, hx_scratch_vecs * sizeof(uint4)));
+    l2_scratch_vecs = 2 * (size_t)p.l2CacheSize / sizeof(uint4);
+    l2_sweep_blocks = 4 * p.multiProcessorCount;
+    RUNNER_CHECK(cudaMalloc(&l2_scratch, l2_scratch_vecs * sizeof(uint4)));
+    RUNNER_CHECK(cudaMalloc(&l2_sink, sizeof *l2_sink));
+    RUNNER_CHECK(cudaMemset(l2_scratch, 0, l2_scratch_vecs * sizeof(uint4)));
     cu_settle();
-    HX_CHECK(cudaDeviceSynchronize());
+    RUNNER_CHECK(cudaDeviceSynchronize());
   }
   cu_start_runtime_threads();
 }
@@ -103,20 +103,20 @@ static void *cu_alloc(size_t bytes) {
     (void)cudaGetLastError(); // not sticky: clear it, the loop reports the request
     return NULL;
   }
-  HX_CHECK(e);
+  RUNNER_CHECK(e);
   return p;
 }
 
-static void cu_release(void *p) { HX_CHECK(cudaFree(p)); }
-static void cu_fill(void *d, int byte, size_t bytes) { HX_CHECK(cudaMemset(d, byte, bytes)); }
+static void cu_release(void *p) { RUNNER_CHECK(cudaFree(p)); }
+static void cu_fill(void *d, int byte, size_t bytes) { RUNNER_CHECK(cudaMemset(d, byte, bytes)); }
 static void cu_upload(void *d, const void *h, size_t bytes) {
-  if (bytes) HX_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+  if (bytes) RUNNER_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
 }
 static void cu_download(void *h, const void *d, size_t bytes) {
-  if (bytes) HX_CHECK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
+  if (bytes) RUNNER_CHECK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
 }
 static void cu_copy(void *dst, const void *src, size_t bytes) {
-  if (bytes) HX_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice));
+  if (bytes) RUNNER_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice));
 }
 
 // The judge's shared memory, page-locked: a 64 MiB download then takes about
@@ -129,14 +129,14 @@ static int cu_pin(void *h, size_t bytes) {
   (void)cudaGetLastError(); // not sticky: the copies work unpinned too
   return -1;
 }
-static void cu_unpin(void *h) { HX_CHECK(cudaHostUnregister(h)); }
+static void cu_unpin(void *h) { RUNNER_CHECK(cudaHostUnregister(h)); }
 
 // The whole device, not one stream: work the student's code left on a stream
 // of its own (non-blocking, cudaStreamPerThread), a graph or a host callback
 // all finish before this returns. Any asynchronous fault surfaces here too.
 static void cu_idle(void) {
-  HX_CHECK(cudaDeviceSynchronize());
-  HX_CHECK(cudaGetLastError());
+  RUNNER_CHECK(cudaDeviceSynchronize());
+  RUNNER_CHECK(cudaGetLastError());
 }
 
 // The runner's own clock, the host's: from just before the first call to the
@@ -145,18 +145,18 @@ static void cu_idle(void) {
 // one recorded after the wait only adds a round trip to the GPU. The judge
 // times GO -> DONE on its own clock as well, and a sample's time is the larger
 // of the two (grader/judge/session.c).
-static double hx_t0;
+static double timer_t0;
 
-static void cu_timer_start(void) { hx_t0 = clock_now_s(); }
+static void cu_timer_start(void) { timer_t0 = clock_now_s(); }
 
 static double cu_timer_stop_ms(void) {
   cu_idle();
-  return 1e3 * (clock_now_s() - hx_t0);
+  return 1e3 * (clock_now_s() - timer_t0);
 }
 
-static const runner_backend HX_CUDA = {
+static const runner_backend cuda_backend = {
     "cuda", cu_init, cu_alloc, cu_release, cu_fill, cu_upload, cu_download, cu_copy, cu_idle, cu_timer_start,
     cu_timer_stop_ms, cu_pin, cu_unpin, cu_settle,
 };
 
-int hx_runner_main(int argc, char **argv, const hx_runner *r) { return runner_main(argc, argv, r, &HX_CUDA); }
+int runner_cuda_main(int argc, char **argv, const runner_assignment *r) { return runner_main(argc, argv, r, &cuda_backend); }

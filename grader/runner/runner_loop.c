@@ -40,7 +40,7 @@ static const double GO_SPIN_MS = 50; /* how long the runner polls for GO before 
  * (wire.h), and the filter refuses to close or replace them. */
 typedef struct sealed_state {
   runner_backend backend;
-  hx_runner runner;
+  runner_assignment runner;
   long pid;
 } sealed_state;
 enum { SEAL_BYTES = 65536 }; /* the largest page size of x86_64 and aarch64 kernels */
@@ -156,7 +156,7 @@ static uint64_t case_open(const wire_case *c) {
  * graph or host callback they used (the backend's timer_stop_ms). case_fetch:
  * every output downloaded. A batch of 0 calls times an empty window: the cost
  * of the protocol and of waiting for the device, which every sample pays. */
-static hx_call batch_calls[WIRE_MAX_BATCH];
+static runner_call batch_calls[WIRE_MAX_BATCH];
 static uint32_t batch_n;
 static int batch_set;
 
@@ -170,7 +170,7 @@ static void case_prepare(uint32_t calls) {
     for (uint32_t i = 0; i < c->n_out; i++) dev->fill(cur.out[k][i], POISON_BYTE, c->out[i].device_bytes);
   }
   for (uint32_t k = 0; k < calls; k++) {
-    hx_call *h = &batch_calls[k];
+    runner_call *h = &batch_calls[k];
     memset(h, 0, sizeof *h);
     h->variant = c->variant;
     h->n = c->n;
@@ -229,8 +229,12 @@ static void confine(const char *profiled_dir) {
     die(2, "cannot seal the runner's state: %s", err);
   if (sandbox_enter_guarded(&g, err, sizeof err)) die(2, "cannot enter the sandbox: %s", err);
   /* The runner's set-up is done (the backend's init made every thread the
-   * runtime needs): from the first student code on, no new thread. */
-  if (sandbox_close_threads(err, sizeof err)) die(2, "cannot close the sandbox to new threads: %s", err);
+   * runtime needs): from the first student code on, no new thread. Except under
+   * ncu: its library starts threads of its own when it profiles the first kernel
+   * (killed by this stage, the runner died of SIGSYS, status 31), and a profiled
+   * run times nothing, so a thread of the student's has no clock to beat there;
+   * the first stage still allows only threads (WIRE_SANDBOX_FILTERS_PROFILED). */
+  if (!profiled_dir && sandbox_close_threads(err, sizeof err)) die(2, "cannot close the sandbox to new threads: %s", err);
 }
 
 static int protocol(const char *profiled_dir) {
@@ -343,7 +347,7 @@ static int exec_judge(int argc, char **argv) {
   die(2, "cannot start the judge %s: %s", judge, strerror(errno));
 }
 
-int runner_main(int argc, char **argv, const hx_runner *r, const runner_backend *b) {
+int runner_main(int argc, char **argv, const runner_assignment *r, const runner_backend *b) {
   sealed.s.runner = *r;
   sealed.s.backend = *b;
   sealed.s.pid = sandbox_raw3(__NR_getpid, 0, 0, 0);

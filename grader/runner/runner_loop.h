@@ -47,7 +47,7 @@ typedef struct runner_backend {
 /* main() of a runner: with --runner-protocol (and nothing after it: no option
  * turns the sandbox off), the protocol loop on the descriptors of wire.h;
  * otherwise, started by hand, it runs the judge on itself. */
-int runner_main(int argc, char **argv, const hx_runner *r, const runner_backend *b);
+int runner_main(int argc, char **argv, const runner_assignment *r, const runner_backend *b);
 
 /* A hint printed with a device error (e.g. "the workspace is 0 bytes, so d_work
  * is NULL"), or "" when none. */

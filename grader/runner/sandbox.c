@@ -153,7 +153,8 @@ const sandbox_rule sandbox_denied[] = {
 #endif
     R(clone, PROCS "; allowed only with CLONE_THREAD (a new thread) and no CLONE_NEW* namespace flag, and "
                    "from the first student code on (sandbox_close_threads) not even that: a thread of the student's "
-                   "could compute a batch's outputs before the judge's clock starts"),
+                   "could compute a batch's outputs before the judge's clock starts (under ncu, which starts "
+                   "threads as it profiles and where nothing is timed, threads stay allowed)"),
     R(clone3, "returns ENOSYS, not EPERM: its flags sit in memory the filter cannot read, and on ENOSYS "
               "glibc falls back to clone, whose flags it can"),
 

@@ -130,8 +130,9 @@ static void add_student(args *a, const build_ctx *c) {
 }
 
 /* The assignment's runner/runner.cu linked with the student's code and the runner library into
- * OUT/runner, or (bench) with -DHX_BENCH into OUT/bench (where it includes the declared baselines). Course-owned code is warning-free:
- * -Werror for object links, where runner.cu is compiled without the student's file. */
+ * OUT/runner, or (bench) with -DRUNNER_BENCH into OUT/bench (where it includes the declared
+ * baselines). Course-owned code is warning-free: -Werror for object links, where runner.cu is
+ * compiled without the student's file. */
 static int link_runner(build_ctx *c, int bench) {
   args a = {0};
   char tmp[BUILD_PATH_MAX + 16], dep[BUILD_PATH_MAX], obj_dep[BUILD_PATH_MAX];
@@ -140,7 +141,7 @@ static int link_runner(build_ctx *c, int bench) {
   build_out_path(dep, c->s, "runner.d");
   build_out_path(obj_dep, c->s, "student.d");
   runner_flags(&a, c);
-  if (bench) add(&a, "-DHX_BENCH");
+  if (bench) add(&a, "-DRUNNER_BENCH");
   if (!bench && !c->is_inline) {
     add(&a, "-Werror");
     add(&a, "all-warnings");

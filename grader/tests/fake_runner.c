@@ -223,7 +223,7 @@ static size_t workspace(int variant, uint64_t n, uint64_t param) {
   return (size_t)(n + 2) * sizeof(uint32_t);
 }
 
-static void call(const hx_call *c) {
+static void call(const runner_call *c) {
   const uint32_t *in = c->in[0];
   uint32_t *out = c->out[0], *work = c->work;
   uint64_t n = c->n;
@@ -344,7 +344,7 @@ static void call(const hx_call *c) {
 
 static const char *const slugs[] = {"decoupled_lookback", "hierarchical", "lookback_acqrel", "reduce_then_scan",
                                     "find_repeats"};
-static const hx_runner fake = {
+static const runner_assignment fake = {
     .name = "04-large-scan", .slugs = slugs, .n_slugs = 5, .workspace_bytes = workspace, .call = call};
 
 int main(int argc, char **argv) {
@@ -354,7 +354,7 @@ int main(int argc, char **argv) {
     start_helper();
   }
   if (is("wrong-assignment")) {
-    static const hx_runner other = {.name = "03-blelloch", .slugs = slugs, .n_slugs = 5, .call = call};
+    static const runner_assignment other = {.name = "03-blelloch", .slugs = slugs, .n_slugs = 5, .call = call};
     return runner_main(argc, argv, &other, &CPU_BACKEND);
   }
   return runner_main(argc, argv, &fake, &CPU_BACKEND);

@@ -21,7 +21,7 @@ static const struct {
     {"no folder at all", "rm -r starter/99-fake", "missing file scan.cu: there is no folder starter/99-fake"},
     {"does not compile", "echo FAKE_COMPILE_ERROR >> starter/99-fake/scan.cu",
      "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined"},
-    {"does not link", "echo FAKE_LINK_ERROR >> starter/99-fake/scan.cu", "does not link: scan.cu:(.text+0x1): undefined reference to `hx_helper'"},
+    {"does not link", "echo FAKE_LINK_ERROR >> starter/99-fake/scan.cu", "does not link: scan.cu:(.text+0x1): undefined reference to `course_helper'"},
     {"the compiler runs out of memory", "echo FAKE_OOM >> starter/99-fake/scan.cu", "out of memory: nvcc (exit 1): nvcc error   : 'cicc' died due to signal 9"},
     {"refused by the inspection", "echo FAKE_USES_CUB >> starter/99-fake/scan.cu", "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)"},
     {"a file name with a space", "echo notes > 'starter/99-fake/notes 1.txt'",

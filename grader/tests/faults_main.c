@@ -115,7 +115,7 @@ static const char NVCC[] =
     "ptx) cp fake/ptx \"$out\" ;;\n"
     "*)\n"
     "  grep -q FAKE_LINK_ERROR \"$obj\" && { echo \"/usr/bin/ld: $obj: in function \\`scan':\"; "
-    "echo \"scan.cu:(.text+0x1): undefined reference to \\`hx_helper'\"; echo 'collect2: error: ld returned 1 exit status'; exit 1; }\n"
+    "echo \"scan.cu:(.text+0x1): undefined reference to \\`course_helper'\"; echo 'collect2: error: ld returned 1 exit status'; exit 1; }\n"
     "  a=${runner#assignments/}; a=${a%/runner/runner.cu}; f=fake/$a.runner\n"
     "  grep -q FAKE_WRONG \"$obj\" && f=fake/$a.wrong-runner\n"
     "  cp \"$f\" \"$out\" && chmod +x \"$out\" ;;\n"
@@ -195,7 +195,7 @@ char *make_course(const char *student, const char *reference, int timeout) {
   write_fake(root, "98-other", NULL, NULL, 5);
   write_fake(root, "99-fake", student, reference, timeout);
   /* what the grader's build takes besides the student's folder */
-  static const char *const FILES[][2] = {{"fake/ptx", PTX}, {"mk/inspect-student.sh", INSPECT}, {"mk/course-prefixes.txt", "hx_\n"},
+  static const char *const FILES[][2] = {{"fake/ptx", PTX}, {"mk/inspect-student.sh", INSPECT}, {"mk/course-prefixes.txt", "runner_\n"},
                                          {"mk/inspect-links.sh", "# fake\n"}, {"mk/header-decls.awk", "# fake\n"},
                                          {"mk/student-calls.txt", "# fake\n"},
                                          {"grader/runner/runner.h", "/* fake */\n"}, {"grader/protocol/wire.h", "/* fake */\n"},
@@ -380,7 +380,7 @@ static const fault FAULTS[] = {
     {"student file does not compile", NULL, NULL, "echo FAKE_COMPILE_ERROR >> starter/99-fake/scan.cu", "ptx", "fail",
      "does not compile: starter/99-fake/scan.cu(12): error: identifier \"tid\" is undefined", 0},
     {"student file does not link", NULL, NULL, "echo FAKE_LINK_ERROR >> starter/99-fake/scan.cu", "perf", "fail",
-     "does not link: scan.cu:(.text+0x1): undefined reference to `hx_helper'", 0},
+     "does not link: scan.cu:(.text+0x1): undefined reference to `course_helper'", 0},
     /* the build inspected the student's object and refused it (mk/inspect-student.sh): its reason, not "does not compile" */
     {"student build refused", NULL, NULL, "echo FAKE_USES_CUB >> starter/99-fake/scan.cu", "correct", "fail",
      "refused: scan.cu uses CUB (it includes cub/device/device_scan.cuh)", 0},

@@ -66,7 +66,7 @@ static void check_conf_names(const assignment_conf *a, const judge_spec *s) {
   }
 }
 
-static size_t buf_bytes(const spec_buf *b) { return (b->count ? b->count : 1) * hx_type_bytes(b->type); }
+static size_t buf_bytes(const spec_buf *b) { return (b->count ? b->count : 1) * elem_bytes(b->type); }
 
 /* The expected outputs of call k pass as they are; one changed element of each is found once. */
 static void check_expect(judge_case *c, uint64_t k, const char *where) {
@@ -88,9 +88,9 @@ static void check_expect(judge_case *c, uint64_t k, const char *where) {
     uint64_t at = b->count / 2;
     while (mask[o] && at < b->count && mask[o][at]) at++;
     if (!b->count || at >= b->count) continue;
-    unsigned char *e = (unsigned char *)got[o] + at * hx_type_bytes(b->type);
+    unsigned char *e = (unsigned char *)got[o] + at * elem_bytes(b->type);
     float bump = 1.0f + 10.0f * b->tol;
-    if (b->type == HX_RGBA32F) { /* a float channel moved well past the tolerance */
+    if (b->type == ELEM_RGBA32F) { /* a float channel moved well past the tolerance */
       float f;
       memcpy(&f, e, sizeof f);
       f += bump;
@@ -135,7 +135,7 @@ static void check_cases(const judge_spec *s, const char *dir) {
       for (int call = 1; call < CALLS; call++) { /* some input buffer differs from the call before */
         int differs = c.n_in == 0;
         for (int b = 0; b < c.n_in; b++)
-          differs |= c.in[b].count > 1 && memcmp(in[call - 1][b], in[call][b], c.in[b].count * hx_type_bytes(c.in[b].type)) != 0;
+          differs |= c.in[b].count > 1 && memcmp(in[call - 1][b], in[call][b], c.in[b].count * elem_bytes(c.in[b].type)) != 0;
         if (!differs && (c.n_in == 0 || c.in[0].count > 1)) problem(where, "calls %s and %s got the same inputs", call == 1 ? "0" : "1", call == 1 ? "1" : "2");
       }
       for (int call = 0; call < CALLS; call++)

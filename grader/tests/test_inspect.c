@@ -48,7 +48,7 @@ static const struct {
 #define IMPOSTOR(name) {"c_" #name, FX "/impostor.cu", "-O3 -DFX_C -DFX_NAME=" #name, FX}, \
                        {"cxx_" #name, FX "/impostor.cu", "-rdc=true -DFX_NAME=" #name, FX},
     IMPOSTOR(syscall) IMPOSTOR(read) IMPOSTOR(write) IMPOSTOR(prctl) IMPOSTOR(open) IMPOSTOR(mmap) IMPOSTOR(memcpy)
-    IMPOSTOR(cudaMalloc) IMPOSTOR(hx_runner_main)
+    IMPOSTOR(cudaMalloc) IMPOSTOR(runner_cuda_main)
 #undef IMPOSTOR
 };
 #define N_FIXTURES (sizeof FIXTURES / sizeof *FIXTURES)
@@ -180,7 +180,7 @@ static const struct {
     /* the symbols catch what a depfile misses (a vendored, renamed copy) */
     {"cub_direct", "clean", {"uses CUB (symbol ", "cub::", NULL}},
     {"thrust_alias", "clean", {"uses Thrust (symbol ", "thrust::", NULL}},
-    {"ctor_attribute", "ctor_attribute", {"defines a static constructor (hx_evil)", "only when the runner calls it", NULL}},
+    {"ctor_attribute", "ctor_attribute", {"defines a static constructor (evil_ctor)", "only when the runner calls it", NULL}},
     {"ctor_global", "ctor_global", {"defines a global object with a constructor (fx_warmup::fx_warmup)", NULL}},
     {"dtor_attribute", "dtor_attribute", {"defines a static destructor (fx_late)", NULL}},
     /* without -rdc, host code at -O3: the same one nvcc constructor; the global's constructor is inlined */
@@ -301,7 +301,7 @@ END_TEST
 /* ---------------------------------------------------------------- the link (issue 39) */
 
 /* A function defined under a name of the libraries the runner links with (the
- * C library, the CUDA runtime) or of the runner (hx_): refused in C linkage (the
+ * C library, the CUDA runtime) or of the runner (runner_): refused in C linkage (the
  * very symbol, which the runner's own calls would reach) and as a C++ overload
  * of the name, with the name said. */
 static const struct {
@@ -311,14 +311,14 @@ static const struct {
     {"write", "the C library (libc.so.6)"},   {"prctl", "the C library (libc.so.6)"},
     {"open", "the C library (libc.so.6)"},    {"mmap", "the C library (libc.so.6)"},
     {"memcpy", "the C library (libc.so.6)"},  {"cudaMalloc", "the CUDA runtime (libcudart_static.a)"},
-    {"hx_runner_main", "names that begin with hx_ belong to the course's libraries"},
+    {"runner_cuda_main", "names that begin with runner_ belong to the course's libraries"},
 };
 #define N_IMPOSTORS (sizeof IMPOSTORS / sizeof *IMPOSTORS)
 
 START_TEST(test_inspect_impostors) {
   const char *name = IMPOSTORS[_i].name, *lib = IMPOSTORS[_i].lib;
   char obj[64], c_says[128], cxx_says[128];
-  int runner = !strncmp(name, "hx_", 3);
+  int runner = !strncmp(name, "runner_", 7);
   snprintf(obj, sizeof obj, "c_%s", name);
   snprintf(c_says, sizeof c_says, "refused: impostor.cu defines %s%s", name, runner ? ": " : ", a symbol of ");
   const char *const want_c[] = {c_says, lib, NULL};

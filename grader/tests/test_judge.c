@@ -139,6 +139,9 @@ static const confined CONFINED[] = {
     {"fake-runner", "write-files", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
     {"fake-runner", "attack-runner-state", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
     {"fake-runner-unfiltered", "honest", "--case n1025 --profiled -- /usr/bin/env", 5, 0, 0, "the runner is not sandboxed: /proc/"},
+    /* ncu's library starts threads while it profiles: a profiled runner allows them (nothing is
+     * timed there), with one filter, which the judge counts; unprofiled, the same thread is killed */
+    {"fake-runner", "thread-precompute", "--case n1025 --profiled -- /usr/bin/env", 0, 1, 1, ""},
     {"fake-runner", "write-files", "--case n1025", 0, 1, 1, ""},
 };
 

@@ -107,7 +107,7 @@ START_TEST(test_image_compare_in_chunks) {
   for (int k = 0; k < 4; k++) got[4 * BAD[k] + (size_t)k] += 0.25f * (float)(k + 1);
   got[4 * 500000 + 2] = NAN;
   for (size_t i = 1000; i < n; i += 9973) mask[i] = 1, got[4 * i] = 99;
-  spec_buf b = {.name = "image", .type = HX_RGBA32F, .count = n, .tol = 1e-3f, .masked = 1, .width = w, .height = h};
+  spec_buf b = {.name = "image", .type = ELEM_RGBA32F, .count = n, .tol = 1e-3f, .masked = 1, .width = w, .height = h};
   spec_verdict v, one;
   judge_verdict_init(&v);
   judge_compare(&b, got, want, mask, &v);
@@ -117,7 +117,7 @@ START_TEST(test_image_compare_in_chunks) {
       one.masked++;
       continue;
     }
-    hx_elem_verdict e = hx_judge(HX_RGBA32F, got, want, i, b.tol);
+    elem_verdict e = elem_judge(ELEM_RGBA32F, got, want, i, b.tol);
     if (e.wrong) judge_verdict_bad(&one, &b, i);
     one.nonfinite += (uint64_t)e.nonfinite;
     if (e.err > one.max_err) one.max_err = e.err;

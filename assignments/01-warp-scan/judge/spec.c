@@ -30,7 +30,7 @@
 enum { POOL_MAX = 900, ADD_MAX = 100 };
 
 #define X(id, slug, summary) {slug, summary},
-static const spec_variant variants[] = {HX01_VARIANT_LIST(X)};
+static const spec_variant variants[] = {WS_VARIANT_LIST(X)};
 #undef X
 
 /* name, n, seed, reps, param (unused), batch. The cases up to 2^20 + 3 elements
@@ -65,7 +65,7 @@ static void input(judge_case *c, uint64_t k, void *const in[]) { scan_pool_input
 
 /* inclusive scans of the groups of 32 */
 static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
-  scan_pool_check(&((state *)c->state)->p, k, HX01_GROUP, 1, got[0], &c->out[0], v);
+  scan_pool_check(&((state *)c->state)->p, k, WS_GROUP, 1, got[0], &c->out[0], v);
 }
 
 static void close_case(judge_case *c) {
@@ -78,10 +78,10 @@ static void close_case(judge_case *c) {
 const judge_spec judge_spec_01 = {
     .name = "01-warp-scan",
     .variants = variants,
-    .n_variants = HX01_N_VARIANTS,
+    .n_variants = WS_N_VARIANTS,
     .cases = cases,
     .n_cases = (int)(sizeof cases / sizeof *cases),
-    .max_n = HX01_MAX_N,
+    .max_n = WS_MAX_N,
     .bench_case = "n2^24",
     .open = open_case,
     .input = input,

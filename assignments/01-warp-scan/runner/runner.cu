@@ -11,7 +11,7 @@
 // warp_scan_* function, so out[i] is the inclusive scan of in[i]'s 32-element
 // group. The last group is padded with zeros inside the kernel.
 // Cost: n ints read, n ints written; the copy of the same 8n bytes is the floor.
-// Every course-owned name here starts with hx_ or HX_.
+// Every course-owned name here starts with ws_ or WS_ (runner.h's with runner_ or RUNNER_).
 //
 //   build/<src>/01-warp-scan/runner --list      (runs the judge on this runner)
 //   build/<src>/01-warp-scan/runner --variant shfl --case n2^24
@@ -23,17 +23,17 @@
 #include "variants.h"
 #include "warp_scan.h"
 
-enum { HX_BLOCK = 256, HX_WARPS_PER_BLOCK = HX_BLOCK / 32, HX_ITEMS = 4 };
+enum { WS_BLOCK = 256, WS_WARPS_PER_BLOCK = WS_BLOCK / 32, WS_ITEMS = 4 };
 
-static_assert(HX01_GROUP == 32, "a warp scans 32 elements");
+static_assert(WS_GROUP == 32, "a warp scans 32 elements");
 
 // The variant is a compile-time constant in each kernel, so the switch folds
 // away and each kernel calls exactly one version.
-static __device__ __forceinline__ int hx_scan_one(int variant, int v, int *scratch) {
+static __device__ __forceinline__ int ws_scan_one(int variant, int v, int *scratch) {
   switch (variant) {
-  case HX01_SCRATCH: return warp_scan_scratch(v, scratch);
-  case HX01_SCRATCH_REGISTER: return warp_scan_scratch_register(v, scratch);
-  case HX01_SYNCWARP: return warp_scan_syncwarp(v, scratch);
+  case WS_SCRATCH: return warp_scan_scratch(v, scratch);
+  case WS_SCRATCH_REGISTER: return warp_scan_scratch_register(v, scratch);
+  case WS_SYNCWARP: return warp_scan_syncwarp(v, scratch);
   default: return warp_scan_shfl(v, scratch);
   }
 }
@@ -43,74 +43,74 @@ static __device__ __forceinline__ int hx_scan_one(int variant, int v, int *scrat
 // still scans 32 consecutive elements, every load and store is coalesced, and
 // all ITEMS loads are issued before the first scan needs its value (memory-level
 // parallelism: a scan is bandwidth-bound, see `make bench A=01`).
-static __device__ __forceinline__ void hx_scan_groups(int variant, const int *in, int *out, size_t n) {
-  __shared__ int hx_scratch[HX_WARPS_PER_BLOCK * 64];
-  int *mine = hx_scratch + (threadIdx.x / 32) * 64;
-  size_t base = (size_t)blockIdx.x * (HX_ITEMS * HX_BLOCK) + threadIdx.x;
-  int v[HX_ITEMS];
+static __device__ __forceinline__ void ws_scan_groups(int variant, const int *in, int *out, size_t n) {
+  __shared__ int ws_scratch[WS_WARPS_PER_BLOCK * 64];
+  int *mine = ws_scratch + (threadIdx.x / 32) * 64;
+  size_t base = (size_t)blockIdx.x * (WS_ITEMS * WS_BLOCK) + threadIdx.x;
+  int v[WS_ITEMS];
 #pragma unroll
-  for (int k = 0; k < HX_ITEMS; k++) {
-    size_t i = base + (size_t)k * HX_BLOCK;
+  for (int k = 0; k < WS_ITEMS; k++) {
+    size_t i = base + (size_t)k * WS_BLOCK;
     v[k] = i < n ? __ldcs(in + i) : 0; // streamed: read once, keep it out of L2
   }
 #pragma unroll
-  for (int k = 0; k < HX_ITEMS; k++) {
-    size_t i = base + (size_t)k * HX_BLOCK;
-    int s = hx_scan_one(variant, v[k], mine);
+  for (int k = 0; k < WS_ITEMS; k++) {
+    size_t i = base + (size_t)k * WS_BLOCK;
+    int s = ws_scan_one(variant, v[k], mine);
     if (i < n) __stcs(out + i, s);
   }
 }
 
 // The timed kernels: ITEMS groups per thread.
-extern "C" __global__ void scan4_scratch(const int *in, int *out, size_t n) { hx_scan_groups(HX01_SCRATCH, in, out, n); }
+extern "C" __global__ void scan4_scratch(const int *in, int *out, size_t n) { ws_scan_groups(WS_SCRATCH, in, out, n); }
 extern "C" __global__ void scan4_scratch_register(const int *in, int *out, size_t n) {
-  hx_scan_groups(HX01_SCRATCH_REGISTER, in, out, n);
+  ws_scan_groups(WS_SCRATCH_REGISTER, in, out, n);
 }
 extern "C" __global__ void scan4_syncwarp(const int *in, int *out, size_t n) {
-  hx_scan_groups(HX01_SYNCWARP, in, out, n);
+  ws_scan_groups(WS_SYNCWARP, in, out, n);
 }
-extern "C" __global__ void scan4_shfl(const int *in, int *out, size_t n) { hx_scan_groups(HX01_SHFL, in, out, n); }
+extern "C" __global__ void scan4_shfl(const int *in, int *out, size_t n) { ws_scan_groups(WS_SHFL, in, out, n); }
 
 // PTX probes: one warp scan per thread and nothing else, so each one's PTX is
 // exactly one inlined call of the student's function. These are what
 // `make ptx A=01` shows first and what the ptx checks of grade.conf count (the
 // timed kernels above inline the same function ITEMS times). Compiled, never
 // launched.
-static __device__ __forceinline__ void hx_probe(int variant, const int *in, int *out) {
-  __shared__ int hx_scratch[HX_WARPS_PER_BLOCK * 64];
-  out[threadIdx.x] = hx_scan_one(variant, in[threadIdx.x], hx_scratch + (threadIdx.x / 32) * 64);
+static __device__ __forceinline__ void ws_probe(int variant, const int *in, int *out) {
+  __shared__ int ws_scratch[WS_WARPS_PER_BLOCK * 64];
+  out[threadIdx.x] = ws_scan_one(variant, in[threadIdx.x], ws_scratch + (threadIdx.x / 32) * 64);
 }
-extern "C" __global__ void scan_scratch(const int *in, int *out) { hx_probe(HX01_SCRATCH, in, out); }
-extern "C" __global__ void scan_scratch_register(const int *in, int *out) { hx_probe(HX01_SCRATCH_REGISTER, in, out); }
-extern "C" __global__ void scan_syncwarp(const int *in, int *out) { hx_probe(HX01_SYNCWARP, in, out); }
-extern "C" __global__ void scan_shfl(const int *in, int *out) { hx_probe(HX01_SHFL, in, out); }
+extern "C" __global__ void scan_scratch(const int *in, int *out) { ws_probe(WS_SCRATCH, in, out); }
+extern "C" __global__ void scan_scratch_register(const int *in, int *out) { ws_probe(WS_SCRATCH_REGISTER, in, out); }
+extern "C" __global__ void scan_syncwarp(const int *in, int *out) { ws_probe(WS_SYNCWARP, in, out); }
+extern "C" __global__ void scan_shfl(const int *in, int *out) { ws_probe(WS_SHFL, in, out); }
 
-typedef void (*hx_kernel)(const int *, int *, size_t);
+typedef void (*ws_kernel)(const int *, int *, size_t);
 // In variants.h's order.
-static const hx_kernel HX_KERNELS[] = {scan4_scratch, scan4_scratch_register, scan4_syncwarp, scan4_shfl};
-static_assert(sizeof HX_KERNELS / sizeof *HX_KERNELS == HX01_N_VARIANTS, "one kernel per variant");
+static const ws_kernel WS_KERNELS[] = {scan4_scratch, scan4_scratch_register, scan4_syncwarp, scan4_shfl};
+static_assert(sizeof WS_KERNELS / sizeof *WS_KERNELS == WS_N_VARIANTS, "one kernel per variant");
 
-#define HX01_SLUG(id, slug, summary) slug,
-static const char *const hx01_slugs[] = {HX01_VARIANT_LIST(HX01_SLUG)};
-#undef HX01_SLUG
+#define WS_SLUG(id, slug, summary) slug,
+static const char *const ws_slugs[] = {WS_VARIANT_LIST(WS_SLUG)};
+#undef WS_SLUG
 
 // The timed region: one launch of the variant's kernel.
-static void hx01_call(const hx_call *c) {
+static void ws_call(const runner_call *c) {
   if (c->n == 0) return;
-  size_t blocks = (c->n + HX_ITEMS * HX_BLOCK - 1) / (HX_ITEMS * HX_BLOCK);
-  HX_KERNELS[c->variant]<<<(unsigned)blocks, HX_BLOCK>>>((const int *)c->in[0], (int *)c->out[0], (size_t)c->n);
-  HX_CHECK_LAUNCH();
+  size_t blocks = (c->n + WS_ITEMS * WS_BLOCK - 1) / (WS_ITEMS * WS_BLOCK);
+  WS_KERNELS[c->variant]<<<(unsigned)blocks, WS_BLOCK>>>((const int *)c->in[0], (int *)c->out[0], (size_t)c->n);
+  RUNNER_CHECK_LAUNCH();
 }
 
-static const hx_runner hx01_runner = {
+static const runner_assignment ws_runner = {
     .name = "01-warp-scan",
-    .slugs = hx01_slugs,
-    .n_slugs = (int)(sizeof hx01_slugs / sizeof *hx01_slugs),
+    .slugs = ws_slugs,
+    .n_slugs = (int)(sizeof ws_slugs / sizeof *ws_slugs),
     .workspace_bytes = NULL,
-    .call = hx01_call,
+    .call = ws_call,
 };
 
-HX_RUNNER_MAIN(hx01_runner)
+RUNNER_MAIN(ws_runner)
 
 // ---------------------------------------------------------------- the student's file
 

@@ -3,7 +3,7 @@
  * The input is a batch of segments of L ints each (n = batch * L, 1 <= L <=
  * 1024); every segment is scanned on its own. A case's param is L; an ad-hoc
  * `--n N` run uses L = min(N, 1024), and N must then be a multiple of L
- * (variants.h: hx02_segment_length). The exclusive variant's right output is
+ * (variants.h: hs_segment_length). The exclusive variant's right output is
  * the exclusive scan of each segment, every other variant's the inclusive one.
  *
  * Inputs. A case has a pool of n + SCAN_POOL_SLACK (scan_pool.h) ints in [-900, 900] drawn from
@@ -34,7 +34,7 @@
 enum { POOL_MAX = 900, ADD_MAX = 100 };
 
 #define X(id, slug, summary) {slug, summary},
-static const spec_variant variants[] = {HX02_VARIANT_LIST(X)};
+static const spec_variant variants[] = {HS_VARIANT_LIST(X)};
 #undef X
 
 /* name, n = batch * L, seed, reps, param = L, calls per timed sample. Each
@@ -68,9 +68,9 @@ typedef struct state {
 } state;
 
 static int open_case(judge_case *c, char *err, size_t cap) {
-  uint64_t L = hx02_segment_length(c->n, c->param);
-  if (L < 1 || L > HX02_MAX_L)
-    return snprintf(err, cap, "segment length %" PRIu64 " is not in [1, %d]", L, HX02_MAX_L), -1;
+  uint64_t L = hs_segment_length(c->n, c->param);
+  if (L < 1 || L > HS_MAX_SEGMENT)
+    return snprintf(err, cap, "segment length %" PRIu64 " is not in [1, %d]", L, HS_MAX_SEGMENT), -1;
   if (c->n % L != 0)
     return snprintf(err, cap, "n = %" PRIu64 " is not a multiple of the segment length %" PRIu64, c->n, L), -1;
   state *s = calloc(1, sizeof *s);
@@ -80,8 +80,8 @@ static int open_case(judge_case *c, char *err, size_t cap) {
   s->L = L;
   /* hs_scan_global's second buffer (d_tmp): n ints on the device, poisoned
    * before every call like the output, never handed back nor compared. */
-  if (c->variant == HX02_GLOBAL)
-    c->out[c->n_out++] = (spec_buf){.name = "tmp", .type = HX_INT32, .count = 0, .device_count = c->in[0].device_count};
+  if (c->variant == HS_GLOBAL)
+    c->out[c->n_out++] = (spec_buf){.name = "tmp", .type = ELEM_INT32, .count = 0, .device_count = c->in[0].device_count};
   return 0;
 }
 
@@ -90,7 +90,7 @@ static void input(judge_case *c, uint64_t k, void *const in[]) { scan_pool_input
 /* inclusive or exclusive scans of the segments of L */
 static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
   const state *s = c->state;
-  scan_pool_check(&s->p, k, (size_t)s->L, c->variant != HX02_EXCLUSIVE, got[0], &c->out[0], v);
+  scan_pool_check(&s->p, k, (size_t)s->L, c->variant != HS_EXCLUSIVE, got[0], &c->out[0], v);
 }
 
 static void close_case(judge_case *c) {
@@ -105,10 +105,10 @@ static void close_case(judge_case *c) {
 const judge_spec judge_spec_02 = {
     .name = "02-hillis-steele",
     .variants = variants,
-    .n_variants = HX02_N_VARIANTS,
+    .n_variants = HS_N_VARIANTS,
     .cases = cases,
     .n_cases = (int)(sizeof cases / sizeof *cases),
-    .max_n = HX02_MAX_N,
+    .max_n = HS_MAX_N,
     .bench_case = "n2^24-L1024",
     .open = open_case,
     .input = input,

@@ -10,7 +10,7 @@
 // The input is a batch of segments of L ints each (n = batch * L, 1 <= L <= 1024);
 // every segment is scanned on its own. A case's param field is L; an ad-hoc
 // `--n N` run uses L = min(N, 1024), and N must then be a multiple of L
-// (variants.h: hx02_segment_length; the judge refuses any other n).
+// (variants.h: hs_segment_length; the judge refuses any other n).
 //
 // Versions (variants.h; `--list` prints them):
 //   hillis_steele_inclusive  task 1: your shared-memory scan, two buffers, one barrier per step
@@ -35,7 +35,7 @@
 #include "runner.h"
 #include "variants.h"
 
-static_assert(HX02_MAX_L == HS_MAX_L, "variants.h and hillis_steele.h agree on the longest segment");
+static_assert(HS_MAX_SEGMENT == HS_MAX_L, "variants.h and hillis_steele.h agree on the longest segment");
 
 // ---------------------------------------------------------------- kernels
 
@@ -44,23 +44,23 @@ static_assert(HX02_MAX_L == HS_MAX_L, "variants.h and hillis_steele.h agree on t
 // student's function (the padding threads with the identity 0), so barriers
 // inside it are reached by the whole block. The variant is a compile-time
 // constant in each kernel, so each kernel calls exactly one version.
-static __device__ __forceinline__ void hx_scan_segment(int variant, const int *in, int *out, int L) {
-  __shared__ int hx_buf[2 * HS_MAX_L];
+static __device__ __forceinline__ void hs_scan_segment(int variant, const int *in, int *out, int L) {
+  __shared__ int hs_buf[2 * HS_MAX_L];
   const int t = threadIdx.x;
   const size_t i = (size_t)blockIdx.x * L + t;
   int v = t < L ? in[i] : 0;
-  int s = variant == HX02_EXCLUSIVE ? hs_block_scan_exclusive(v, hx_buf, L) : hs_block_scan_inclusive(v, hx_buf, L);
+  int s = variant == HS_EXCLUSIVE ? hs_block_scan_exclusive(v, hs_buf, L) : hs_block_scan_inclusive(v, hs_buf, L);
   if (t < L) out[i] = s;
 }
 
-extern "C" __global__ void hs_inclusive(const int *in, int *out, int L) { hx_scan_segment(HX02_INCLUSIVE, in, out, L); }
-extern "C" __global__ void hs_exclusive(const int *in, int *out, int L) { hx_scan_segment(HX02_EXCLUSIVE, in, out, L); }
+extern "C" __global__ void hs_inclusive(const int *in, int *out, int L) { hs_scan_segment(HS_INCLUSIVE, in, out, L); }
+extern "C" __global__ void hs_exclusive(const int *in, int *out, int L) { hs_scan_segment(HS_EXCLUSIVE, in, out, L); }
 
 // The bar: an inclusive block scan that runs at nearly the speed of a copy.
 // Course-owned, the same in the student and reference builds; read it after
 // task 3 and compare its row in `make bench A=02` with yours.
 //
-// Mapping: one block per segment, HX_SHFL_ITEMS = 4 consecutive elements per
+// Mapping: one block per segment, HS_SHFL_ITEMS = 4 consecutive elements per
 // thread (thread t <-> elements 4t..4t+3), blockDim.x = ceil(L / 4) rounded up
 // to whole warps (256 threads for L = 1024). When L is a multiple of 4 each
 // thread moves its 4 ints with one 16-byte load and one 16-byte store (the
@@ -71,111 +71,111 @@ extern "C" __global__ void hs_exclusive(const int *in, int *out, int L) { hx_sca
 // no second barrier is needed.
 // Cost: about 2 additions per element, 8n bytes of DRAM traffic (each element
 // read once and written once), 32 bytes of shared memory per warp: memory-bound.
-enum { HX_SHFL_ITEMS = 4, HX_MAX_WARPS = 32, HX_WARP = 32 };
-#define HX_FULL_MASK 0xffffffffu
+enum { HS_SHFL_ITEMS = 4, HS_MAX_WARPS = 32, HS_WARP = 32 };
+#define HS_FULL_MASK 0xffffffffu
 
-static __device__ __forceinline__ int hx_warp_inclusive_scan(int x, int lane) {
+static __device__ __forceinline__ int hs_warp_inclusive_scan(int x, int lane) {
 #pragma unroll
   for (int k = 1; k < 32; k *= 2) {
-    int up = __shfl_up_sync(HX_FULL_MASK, x, k); // lane - k's x; lanes below k get their own back
+    int up = __shfl_up_sync(HS_FULL_MASK, x, k); // lane - k's x; lanes below k get their own back
     if (lane >= k) x += up;
   }
   return x;
 }
 
 extern "C" __global__ void warp_shfl_block_scan(const int *in, int *out, int L) {
-  __shared__ int hx_warp_total[HX_MAX_WARPS];
+  __shared__ int hs_warp_total[HS_MAX_WARPS];
   const int t = threadIdx.x, lane = t % 32, warp = t / 32, warps = blockDim.x / 32;
-  const int first = t * HX_SHFL_ITEMS; // this thread's first element in the segment
+  const int first = t * HS_SHFL_ITEMS; // this thread's first element in the segment
   const int *seg_in = in + (size_t)blockIdx.x * L;
   int *seg_out = out + (size_t)blockIdx.x * L;
-  const bool vec = L % HX_SHFL_ITEMS == 0; // the same for the whole block
+  const bool vec = L % HS_SHFL_ITEMS == 0; // the same for the whole block
 
-  int x[HX_SHFL_ITEMS];
+  int x[HS_SHFL_ITEMS];
   if (vec && first < L) {
     int4 q = *(const int4 *)(seg_in + first);
     x[0] = q.x, x[1] = q.y, x[2] = q.z, x[3] = q.w;
   } else {
 #pragma unroll
-    for (int j = 0; j < HX_SHFL_ITEMS; j++) x[j] = first + j < L ? seg_in[first + j] : 0;
+    for (int j = 0; j < HS_SHFL_ITEMS; j++) x[j] = first + j < L ? seg_in[first + j] : 0;
   }
 #pragma unroll
-  for (int j = 1; j < HX_SHFL_ITEMS; j++) x[j] += x[j - 1]; // the thread's own inclusive scan
-  const int total = x[HX_SHFL_ITEMS - 1];
-  const int upto_thread = hx_warp_inclusive_scan(total, lane); // this warp's threads 0..lane
+  for (int j = 1; j < HS_SHFL_ITEMS; j++) x[j] += x[j - 1]; // the thread's own inclusive scan
+  const int total = x[HS_SHFL_ITEMS - 1];
+  const int upto_thread = hs_warp_inclusive_scan(total, lane); // this warp's threads 0..lane
   // This warp's threads 0..lane-1, taken from the lane below rather than by
   // subtracting total: the exclusive result of a scan is a shift, not a
   // difference (handout 02, task 2: subtraction needs an inverse, which max or
   // min do not have).
-  int before_thread = __shfl_up_sync(HX_FULL_MASK, upto_thread, 1);
+  int before_thread = __shfl_up_sync(HS_FULL_MASK, upto_thread, 1);
   if (lane == 0) before_thread = 0;
 
-  if (lane == 31) hx_warp_total[warp] = upto_thread;
+  if (lane == 31) hs_warp_total[warp] = upto_thread;
   // Orders the warp totals' stores before the loads below, in every warp.
-  // hx_warp_total is written once per launch, so no barrier is needed after the loads.
+  // hs_warp_total is written once per launch, so no barrier is needed after the loads.
   __syncthreads();
-  int w = hx_warp_inclusive_scan(lane < warps ? hx_warp_total[lane] : 0, lane); // warps 0..lane
-  int before_warp = __shfl_sync(HX_FULL_MASK, w, warp > 0 ? warp - 1 : 0);  // warps 0..warp-1
+  int w = hs_warp_inclusive_scan(lane < warps ? hs_warp_total[lane] : 0, lane); // warps 0..lane
+  int before_warp = __shfl_sync(HS_FULL_MASK, w, warp > 0 ? warp - 1 : 0);  // warps 0..warp-1
   if (warp == 0) before_warp = 0;
   const int before = before_warp + before_thread; // every element before this thread's first
 #pragma unroll
-  for (int j = 0; j < HX_SHFL_ITEMS; j++) x[j] += before;
+  for (int j = 0; j < HS_SHFL_ITEMS; j++) x[j] += before;
 
   if (vec && first < L) {
     *(int4 *)(seg_out + first) = make_int4(x[0], x[1], x[2], x[3]);
   } else {
 #pragma unroll
-    for (int j = 0; j < HX_SHFL_ITEMS; j++)
+    for (int j = 0; j < HS_SHFL_ITEMS; j++)
       if (first + j < L) seg_out[first + j] = x[j];
   }
 }
 
 // ---------------------------------------------------------------- the call
 
-#define HX02_SLUG(id, slug, summary) slug,
-static const char *const hx02_slugs[] = {HX02_VARIANT_LIST(HX02_SLUG)};
-#undef HX02_SLUG
+#define HS_SLUG(id, slug, summary) slug,
+static const char *const hs_slugs[] = {HS_VARIANT_LIST(HS_SLUG)};
+#undef HS_SLUG
 
-static int hx_round_up(int x, int m) { return (x + m - 1) / m * m; }
+static int hs_round_up(int x, int m) { return (x + m - 1) / m * m; }
 
 // The timed region: everything that produces out, for one variant. in[0] is
 // the input, out[0] the output; for hillis_steele_global, out[1] is d_tmp: n
 // ints the judge allocates and poisons before every call, and never reads.
-static void hx02_call(const hx_call *c) {
+static void hs_call(const runner_call *c) {
   if (c->n == 0) return;
-  const int L = (int)hx02_segment_length(c->n, c->param); // 1..1024, n a multiple of it: the judge checked
+  const int L = (int)hs_segment_length(c->n, c->param); // 1..1024, n a multiple of it: the judge checked
   const unsigned batch = (unsigned)(c->n / (uint64_t)L);
   const int *in = (const int *)c->in[0];
   int *out = (int *)c->out[0];
-  switch ((hx02_variant_id)c->variant) {
-  case HX02_INCLUSIVE:
-    hs_inclusive<<<batch, hx_round_up(L, HX_WARP)>>>(in, out, L);
-    HX_CHECK_LAUNCH();
+  switch ((hs_variant_id)c->variant) {
+  case HS_INCLUSIVE:
+    hs_inclusive<<<batch, hs_round_up(L, HS_WARP)>>>(in, out, L);
+    RUNNER_CHECK_LAUNCH();
     break;
-  case HX02_EXCLUSIVE:
-    hs_exclusive<<<batch, hx_round_up(L, HX_WARP)>>>(in, out, L);
-    HX_CHECK_LAUNCH();
+  case HS_EXCLUSIVE:
+    hs_exclusive<<<batch, hs_round_up(L, HS_WARP)>>>(in, out, L);
+    RUNNER_CHECK_LAUNCH();
     break;
-  case HX02_GLOBAL:
-    HX_CHECK(hs_scan_global(in, out, (int *)c->out[1], (size_t)c->n, L));
-    HX_CHECK_LAUNCH(); // a launch error the student's code did not return
+  case HS_GLOBAL:
+    RUNNER_CHECK(hs_scan_global(in, out, (int *)c->out[1], (size_t)c->n, L));
+    RUNNER_CHECK_LAUNCH(); // a launch error the student's code did not return
     break;
   default:
-    warp_shfl_block_scan<<<batch, hx_round_up((L + HX_SHFL_ITEMS - 1) / HX_SHFL_ITEMS, HX_WARP)>>>(in, out, L);
-    HX_CHECK_LAUNCH();
+    warp_shfl_block_scan<<<batch, hs_round_up((L + HS_SHFL_ITEMS - 1) / HS_SHFL_ITEMS, HS_WARP)>>>(in, out, L);
+    RUNNER_CHECK_LAUNCH();
     break;
   }
 }
 
-static const hx_runner hx02_runner = {
+static const runner_assignment hs_runner = {
     .name = "02-hillis-steele",
-    .slugs = hx02_slugs,
-    .n_slugs = (int)(sizeof hx02_slugs / sizeof *hx02_slugs),
+    .slugs = hs_slugs,
+    .n_slugs = (int)(sizeof hs_slugs / sizeof *hs_slugs),
     .workspace_bytes = NULL,
-    .call = hx02_call,
+    .call = hs_call,
 };
 
-HX_RUNNER_MAIN(hx02_runner)
+RUNNER_MAIN(hs_runner)
 
 // ---------------------------------------------------------------- the student's file
 

@@ -63,7 +63,7 @@
 
 // The model's own names live in a namespace: none of them can clash with a
 // name your file defines (a helper called emit or measure, say), even at link time.
-namespace hx_model {
+namespace bl_model {
 
 // ---------------------------------------------------------------- your functions, as tables
 
@@ -72,7 +72,7 @@ namespace hx_model {
 // call them set but never used.
 int32_t tab_padded[MT_N_PADDED], tab_element[MT_N_ELEMENT], tab_tree[MT_N_TREE];
 
-} // namespace hx_model
+} // namespace bl_model
 
 // blelloch.h's three declarations, defined here as lookups in the tables: the
 // course helpers (shared_word, moved_element) call them as they would call your
@@ -86,7 +86,7 @@ __host__ __device__ int padded_index(int i) {
   (void)i;
   return 0;
 #else
-  return i >= 0 && i < MT_N_PADDED ? hx_model::tab_padded[i] : -1;
+  return i >= 0 && i < MT_N_PADDED ? bl_model::tab_padded[i] : -1;
 #endif
 }
 
@@ -96,7 +96,7 @@ __host__ __device__ int thread_element(int t, int k, int tree) {
   return 0;
 #else
   if (tree < 2 || tree > TILE || (tree & (tree - 1)) || t < 0 || t >= tree / 2 || k < 0 || k > 1) return -1;
-  return hx_model::tab_element[mt_element_at(t, k, tree)];
+  return bl_model::tab_element[mt_element_at(t, k, tree)];
 #endif
 }
 
@@ -105,11 +105,11 @@ __host__ __device__ int tree_size(int len) {
   (void)len;
   return 0;
 #else
-  return len >= 1 && len <= TILE ? hx_model::tab_tree[len - 1] : 0;
+  return len >= 1 && len <= TILE ? bl_model::tab_tree[len - 1] : 0;
 #endif
 }
 
-namespace hx_model {
+namespace bl_model {
 
 // ---------------------------------------------------------------- the standard sweep
 
@@ -779,6 +779,6 @@ static int model_main(int argc, char **argv) {
   return 0;
 }
 
-} // namespace hx_model
+} // namespace bl_model
 
-int main(int argc, char **argv) { return hx_model::model_main(argc, argv); }
+int main(int argc, char **argv) { return bl_model::model_main(argc, argv); }

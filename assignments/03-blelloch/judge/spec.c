@@ -32,7 +32,7 @@
 enum { POOL_MAX = 900000, ADD_MAX = 100000 };
 
 #define X(id, slug, summary) {slug, summary},
-static const spec_variant variants[] = {HX03_VARIANT_LIST(X)};
+static const spec_variant variants[] = {BL_VARIANT_LIST(X)};
 #undef X
 
 /* name, n, seed, reps, param = L, calls per timed sample. Sizes that are not
@@ -59,12 +59,12 @@ typedef struct state {
 } state;
 
 static int open_case(judge_case *c, char *err, size_t cap) {
-  if (c->param > HX03_TILE) return snprintf(err, cap, "segment length %" PRIu64 " is above %d", c->param, HX03_TILE), -1;
+  if (c->param > BL_TILE) return snprintf(err, cap, "segment length %" PRIu64 " is above %d", c->param, BL_TILE), -1;
   state *s = calloc(1, sizeof *s);
   if (!s) return snprintf(err, cap, "out of host memory"), -1;
   c->state = s;
   if (scan_pool_open_i32(c, &s->p, POOL_MAX, ADD_MAX, err, cap)) return -1;
-  s->L = hx03_segment_length(c->param);
+  s->L = bl_segment_length(c->param);
   return 0;
 }
 
@@ -86,10 +86,10 @@ static void close_case(judge_case *c) {
 const judge_spec judge_spec_03 = {
     .name = "03-blelloch",
     .variants = variants,
-    .n_variants = HX03_N_VARIANTS,
+    .n_variants = BL_N_VARIANTS,
     .cases = cases,
     .n_cases = (int)(sizeof cases / sizeof *cases),
-    .max_n = HX03_MAX_N,
+    .max_n = BL_MAX_N,
     .bench_case = "n2^24",
     .open = open_case,
     .input = input,

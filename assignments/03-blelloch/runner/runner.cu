@@ -37,12 +37,12 @@
 #include "runner.h"
 #include "variants.h"
 
-static_assert(HX03_TILE == TILE, "variants.h and blelloch.h agree on the tile");
-static_assert((int)HX03_PADDED == (int)LAYOUT_STUDENT && (int)HX03_UNPADDED == (int)LAYOUT_NONE &&
-                  (int)HX03_GEMS16 == (int)LAYOUT_GEMS16 && (int)HX03_THREAD_TOTALS == (int)LAYOUT_COUNT,
+static_assert(BL_TILE == TILE, "variants.h and blelloch.h agree on the tile");
+static_assert((int)BL_PADDED == (int)LAYOUT_STUDENT && (int)BL_UNPADDED == (int)LAYOUT_NONE &&
+                  (int)BL_GEMS16 == (int)LAYOUT_GEMS16 && (int)BL_THREAD_TOTALS == (int)LAYOUT_COUNT,
               "the variants are the layouts in layout order, then the thread-totals reference");
 
-static __device__ __forceinline__ int hx_segment_length(size_t n, size_t seg, int seg_len) {
+static __device__ __forceinline__ int bl_length_of(size_t n, size_t seg, int seg_len) {
   size_t base = seg * (size_t)seg_len;
   return n - base < (size_t)seg_len ? (int)(n - base) : seg_len; // the last segment may be short
 }
@@ -50,7 +50,7 @@ static __device__ __forceinline__ int hx_segment_length(size_t n, size_t seg, in
 // Block b scans segments b, b + gridDim.x, b + 2 gridDim.x, ... `layout` is a
 // compile-time constant in each kernel, so each kernel holds exactly one index
 // function for its loads and stores (your scan gets it as an argument).
-static __device__ __forceinline__ void hx_scan_segments(int layout, const int *in, int *out, size_t n, int seg_len,
+static __device__ __forceinline__ void bl_scan_segments(int layout, const int *in, int *out, size_t n, int seg_len,
                                                      int tree) {
   // temp starts one word into its array, so no two tree words form an 8-byte
   // aligned pair. The compiler then keeps every access 4 bytes wide, as the model
@@ -66,19 +66,19 @@ static __device__ __forceinline__ void hx_scan_segments(int layout, const int *i
   unsigned v0 = 0, v1 = 0; // this thread's two values of segment `seg`, read ahead
   if (seg < segments) {
     const int *first = in + seg * (size_t)seg_len;
-    v0 = read_element(first, hx_segment_length(n, seg, seg_len), e0);
-    v1 = read_element(first, hx_segment_length(n, seg, seg_len), e1);
+    v0 = read_element(first, bl_length_of(n, seg, seg_len), e0);
+    v1 = read_element(first, bl_length_of(n, seg, seg_len), e1);
   }
   for (; seg < segments; seg += gridDim.x) {
-    int len = hx_segment_length(n, seg, seg_len);
+    int len = bl_length_of(n, seg, seg_len);
     __syncthreads(); // the previous segment's store has read temp before it is overwritten
     put_element(layout, temp, e0, v0);
     put_element(layout, temp, e1, v1);
     size_t next = seg + gridDim.x;
     if (next < segments) { // in flight during the sweeps; used in the next iteration
       const int *ahead = in + next * (size_t)seg_len;
-      v0 = read_element(ahead, hx_segment_length(n, next, seg_len), e0);
-      v1 = read_element(ahead, hx_segment_length(n, next, seg_len), e1);
+      v0 = read_element(ahead, bl_length_of(n, next, seg_len), e0);
+      v1 = read_element(ahead, bl_length_of(n, next, seg_len), e1);
     }
     // A constant where your function is inlined into this kernel: your loops
     // may unroll for the full tile.
@@ -94,19 +94,19 @@ static __device__ __forceinline__ void hx_scan_segments(int layout, const int *i
 // sm_90): that asks the compiler for at most 32 registers a thread. An SM of
 // sm_75 holds 1024 threads and one of sm_86/sm_89 1536, so one block there.
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
-#define HX_SCAN_BOUNDS __launch_bounds__(THREADS, 2)
+#define BL_SCAN_BOUNDS __launch_bounds__(THREADS, 2)
 #else
-#define HX_SCAN_BOUNDS __launch_bounds__(THREADS)
+#define BL_SCAN_BOUNDS __launch_bounds__(THREADS)
 #endif
 
-extern "C" __global__ void HX_SCAN_BOUNDS blelloch_padded(const int *in, int *out, size_t n, int seg_len, int tree) {
-  hx_scan_segments(LAYOUT_STUDENT, in, out, n, seg_len, tree);
+extern "C" __global__ void BL_SCAN_BOUNDS blelloch_padded(const int *in, int *out, size_t n, int seg_len, int tree) {
+  bl_scan_segments(LAYOUT_STUDENT, in, out, n, seg_len, tree);
 }
-extern "C" __global__ void HX_SCAN_BOUNDS blelloch_unpadded(const int *in, int *out, size_t n, int seg_len, int tree) {
-  hx_scan_segments(LAYOUT_NONE, in, out, n, seg_len, tree);
+extern "C" __global__ void BL_SCAN_BOUNDS blelloch_unpadded(const int *in, int *out, size_t n, int seg_len, int tree) {
+  bl_scan_segments(LAYOUT_NONE, in, out, n, seg_len, tree);
 }
-extern "C" __global__ void HX_SCAN_BOUNDS blelloch_gems16(const int *in, int *out, size_t n, int seg_len, int tree) {
-  hx_scan_segments(LAYOUT_GEMS16, in, out, n, seg_len, tree);
+extern "C" __global__ void BL_SCAN_BOUNDS blelloch_gems16(const int *in, int *out, size_t n, int seg_len, int tree) {
+  bl_scan_segments(LAYOUT_GEMS16, in, out, n, seg_len, tree);
 }
 
 // ---------------------------------------------------------------- your tree over thread totals (question 7)
@@ -121,46 +121,46 @@ extern "C" __global__ void HX_SCAN_BOUNDS blelloch_gems16(const int *in, int *ou
 // Global memory: two 16-byte loads and stores per thread when the segment
 // starts on a 16-byte boundary (L a multiple of 4), else scalar accesses.
 // Cost per segment: 2 * 255 tree additions + 16 per thread; L ints read and written.
-enum { HX_TT_ITEMS = 8, HX_TT_THREADS = TILE / HX_TT_ITEMS };
+enum { BL_TT_ITEMS = 8, BL_TT_THREADS = TILE / BL_TT_ITEMS };
 
-extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_totals(const int *in, int *out, size_t n,
+extern "C" __global__ void __launch_bounds__(BL_TT_THREADS) blelloch_thread_totals(const int *in, int *out, size_t n,
                                                                                 int seg_len, int tree) {
-  (void)tree; // the thread-totals tree always has HX_TT_THREADS leaves
-  __shared__ unsigned temp[HX_TT_THREADS];
-  const int t = threadIdx.x, first = t * HX_TT_ITEMS;
+  (void)tree; // the thread-totals tree always has BL_TT_THREADS leaves
+  __shared__ unsigned temp[BL_TT_THREADS];
+  const int t = threadIdx.x, first = t * BL_TT_ITEMS;
   const bool vec = seg_len % 4 == 0; // every segment then starts 16-byte aligned (cudaMalloc aligns the array)
   size_t segments = (n + (size_t)seg_len - 1) / (size_t)seg_len;
   for (size_t seg = blockIdx.x; seg < segments; seg += gridDim.x) {
-    int len = hx_segment_length(n, seg, seg_len);
+    int len = bl_length_of(n, seg, seg_len);
     const int *src = in + seg * (size_t)seg_len;
-    unsigned x[HX_TT_ITEMS];
-    if (vec && first + HX_TT_ITEMS <= len) {
+    unsigned x[BL_TT_ITEMS];
+    if (vec && first + BL_TT_ITEMS <= len) {
       int4 a = *(const int4 *)(src + first), b = *(const int4 *)(src + first + 4);
       x[0] = a.x, x[1] = a.y, x[2] = a.z, x[3] = a.w, x[4] = b.x, x[5] = b.y, x[6] = b.z, x[7] = b.w;
     } else {
 #pragma unroll
-      for (int j = 0; j < HX_TT_ITEMS; j++) x[j] = read_element(src, len, first + j);
+      for (int j = 0; j < BL_TT_ITEMS; j++) x[j] = read_element(src, len, first + j);
     }
     unsigned total = 0; // x becomes the exclusive scan of the thread's 8 values
 #pragma unroll
-    for (int j = 0; j < HX_TT_ITEMS; j++) {
+    for (int j = 0; j < BL_TT_ITEMS; j++) {
       unsigned v = x[j];
       x[j] = total;
       total += v;
     }
     __syncthreads(); // the previous segment's last reads of temp are done
     temp[t] = total;
-    blelloch_scan_tree(LAYOUT_NONE, temp, HX_TT_THREADS); // temp[t] = the totals of threads 0..t-1 (ends with a barrier)
+    blelloch_scan_tree(LAYOUT_NONE, temp, BL_TT_THREADS); // temp[t] = the totals of threads 0..t-1 (ends with a barrier)
     unsigned before = temp[t];
     int *dst = out + seg * (size_t)seg_len;
-    if (vec && first + HX_TT_ITEMS <= len) {
+    if (vec && first + BL_TT_ITEMS <= len) {
       *(int4 *)(dst + first) = make_int4((int)(x[0] + before), (int)(x[1] + before), (int)(x[2] + before),
                                          (int)(x[3] + before));
       *(int4 *)(dst + first + 4) = make_int4((int)(x[4] + before), (int)(x[5] + before), (int)(x[6] + before),
                                              (int)(x[7] + before));
     } else {
 #pragma unroll
-      for (int j = 0; j < HX_TT_ITEMS; j++)
+      for (int j = 0; j < BL_TT_ITEMS; j++)
         if (first + j < len) dst[first + j] = (int)(x[j] + before);
     }
   }
@@ -168,22 +168,22 @@ extern "C" __global__ void __launch_bounds__(HX_TT_THREADS) blelloch_thread_tota
 
 // ---------------------------------------------------------------- the call
 
-typedef void (*hx_kernel)(const int *, int *, size_t, int, int);
+typedef void (*bl_kernel)(const int *, int *, size_t, int, int);
 
 // In variants.h's order: the three layouts of blelloch.h (so a variant index
 // below LAYOUT_COUNT is its layout), then the course reference.
-static const hx_kernel HX_KERNELS[] = {blelloch_padded, blelloch_unpadded, blelloch_gems16, blelloch_thread_totals};
-static_assert(sizeof HX_KERNELS / sizeof *HX_KERNELS == HX03_N_VARIANTS, "one kernel per variant");
+static const bl_kernel BL_KERNELS[] = {blelloch_padded, blelloch_unpadded, blelloch_gems16, blelloch_thread_totals};
+static_assert(sizeof BL_KERNELS / sizeof *BL_KERNELS == BL_N_VARIANTS, "one kernel per variant");
 
-#define HX03_SLUG(id, slug, summary) slug,
-static const char *const hx03_slugs[] = {HX03_VARIANT_LIST(HX03_SLUG)};
-#undef HX03_SLUG
+#define BL_SLUG(id, slug, summary) slug,
+static const char *const bl_slugs[] = {BL_VARIANT_LIST(BL_SLUG)};
+#undef BL_SLUG
 
 // The kernel trusts tree_size and padded_index to keep it inside its shared
 // array: they are checked on the host before the first launch with a segment
 // length. A bad one ends the run (exit 3, the reason on the last line of
 // stderr, which the grader quotes) before any kernel writes outside its array.
-static void hx_layout_usable(int variant, int seg_len, int *tree) {
+static void bl_layout_usable(int variant, int seg_len, int *tree) {
   int t = tree_size(seg_len);
   if (t < 2 || t > TILE || (t & (t - 1)) || t < seg_len) {
     fprintf(stderr, "03-blelloch runner: tree_size(%d) = %d: want a power of two in [max(2, %d), %d]; nothing was launched\n",
@@ -205,49 +205,49 @@ static void hx_layout_usable(int variant, int seg_len, int *tree) {
 // A variant's launch at one segment length: the tree, the threads, and how many
 // blocks fit on the GPU at once. Worked out on the first call with that length
 // (a warm-up call, unless --warmup 0) and kept.
-typedef struct hx_plan {
+typedef struct bl_plan {
   int tree, threads;
   size_t resident; // 0: not worked out yet
-} hx_plan;
+} bl_plan;
 
-static hx_plan hx_plans[HX03_N_VARIANTS][TILE + 1];
+static bl_plan bl_plans[BL_N_VARIANTS][TILE + 1];
 
-static const hx_plan *hx_plan_of(int variant, int seg_len) {
-  hx_plan *p = &hx_plans[variant][seg_len];
+static const bl_plan *bl_plan_of(int variant, int seg_len) {
+  bl_plan *p = &bl_plans[variant][seg_len];
   if (p->resident) return p;
-  int tree = HX_TT_THREADS; // the thread-totals variant uses neither your tree_size nor your padded_index
-  if (variant != HX03_THREAD_TOTALS) hx_layout_usable(variant, seg_len, &tree);
+  int tree = BL_TT_THREADS; // the thread-totals variant uses neither your tree_size nor your padded_index
+  if (variant != BL_THREAD_TOTALS) bl_layout_usable(variant, seg_len, &tree);
   p->tree = tree;
-  p->threads = variant == HX03_THREAD_TOTALS ? HX_TT_THREADS : block_threads(tree);
+  p->threads = variant == BL_THREAD_TOTALS ? BL_TT_THREADS : block_threads(tree);
   int per_sm = 0, sms = 0;
-  HX_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, HX_KERNELS[variant], p->threads, 0));
-  HX_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  RUNNER_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, BL_KERNELS[variant], p->threads, 0));
+  RUNNER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   p->resident = (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)(sms > 0 ? sms : 1);
   return p;
 }
 
 // The timed region: one launch. As many blocks as fit on the GPU at once (each
 // walks over segments), or one per segment when there are fewer.
-static void hx03_call(const hx_call *c) {
+static void bl_call(const runner_call *c) {
   if (c->n == 0) return;
-  const int seg_len = (int)hx03_segment_length(c->param); // 1..TILE: the judge checked
-  const hx_plan *p = hx_plan_of(c->variant, seg_len);
+  const int seg_len = (int)bl_segment_length(c->param); // 1..TILE: the judge checked
+  const bl_plan *p = bl_plan_of(c->variant, seg_len);
   size_t segments = (c->n + (size_t)seg_len - 1) / (size_t)seg_len;
   unsigned blocks = (unsigned)(segments < p->resident ? segments : p->resident);
-  HX_KERNELS[c->variant]<<<blocks, p->threads>>>((const int *)c->in[0], (int *)c->out[0], (size_t)c->n, seg_len,
+  BL_KERNELS[c->variant]<<<blocks, p->threads>>>((const int *)c->in[0], (int *)c->out[0], (size_t)c->n, seg_len,
                                                  p->tree);
-  HX_CHECK_LAUNCH();
+  RUNNER_CHECK_LAUNCH();
 }
 
-static const hx_runner hx03_runner = {
+static const runner_assignment bl_runner = {
     .name = "03-blelloch",
-    .slugs = hx03_slugs,
-    .n_slugs = (int)(sizeof hx03_slugs / sizeof *hx03_slugs),
+    .slugs = bl_slugs,
+    .n_slugs = (int)(sizeof bl_slugs / sizeof *bl_slugs),
     .workspace_bytes = NULL,
-    .call = hx03_call,
+    .call = bl_call,
 };
 
-HX_RUNNER_MAIN(hx03_runner)
+RUNNER_MAIN(bl_runner)
 
 // ---------------------------------------------------------------- the student's file
 

@@ -26,13 +26,13 @@
 
 
 #define X(id, slug, summary) {slug, summary},
-static const spec_variant variants[] = {HX04_VARIANT_LIST(X)};
+static const spec_variant variants[] = {LS_VARIANT_LIST(X)};
 #undef X
 #define X(id, slug, summary, variant) {slug, summary},
-static const spec_variant baselines[] = {HX04_BASELINE_LIST(X)};
+static const spec_variant baselines[] = {LS_BASELINE_LIST(X)};
 #undef X
 #define X(id, slug, summary, variant) variant,
-static const int baseline_variants[] = {HX04_BASELINE_LIST(X)};
+static const int baseline_variants[] = {LS_BASELINE_LIST(X)};
 #undef X
 
 /* The case's param: which values the pool holds. */
@@ -64,12 +64,12 @@ static const spec_case cases[] = {
     {"wrap65537", 65537, 14, 20, NEAR_2_32, 0},
     {"wrap2^24+1", N_2_24 + 1, 15, 20, NEAR_2_32, 0},
     /* either side of the starter's limit (large_scan.h): right, then wrong */
-    {"tiles2", 2 * HX04_STARTER_TILE, 16, 20, RANDOM, 0},
-    {"tiles2+1", 2 * HX04_STARTER_TILE + 1, 17, 20, RANDOM, 0},
+    {"tiles2", 2 * LS_STARTER_TILE, 16, 20, RANDOM, 0},
+    {"tiles2+1", 2 * LS_STARTER_TILE + 1, 17, 20, RANDOM, 0},
     /* the look-back under stress (runner.cu's hog): tiles behind a slow one must add
      * several rows of aggregates; and a size where every persistent block of the
      * reference scans several tiles, for memcheck */
-    {"stress2^22+3", ((uint64_t)1 << 22) + 3, 23, 20, RANDOM | HX04_STRESS, 0},
+    {"stress2^22+3", ((uint64_t)1 << 22) + 3, 23, 20, RANDOM | LS_STRESS, 0},
     {"n2^23+7", ((uint64_t)1 << 23) + 7, 24, 5, RANDOM, 0},
     /* find_repeats (also on n0, n1, n2) */
     {"rep-none", 100003, 18, 20, DISTINCT, 0},
@@ -107,8 +107,8 @@ static void fill_pool(uint32_t *p, size_t len, uint64_t seed, input_kind kind) {
 }
 
 static int open_case(judge_case *c, char *err, size_t cap) {
-  uint64_t kind = c->param & HX04_KIND_MASK;
-  if (kind > EQUAL || (c->param & ~(uint64_t)(HX04_KIND_MASK | HX04_STRESS)))
+  uint64_t kind = c->param & LS_KIND_MASK;
+  if (kind > EQUAL || (c->param & ~(uint64_t)(LS_KIND_MASK | LS_STRESS)))
     return snprintf(err, cap, "param %" PRIu64 ": the input kind is not one of 0..4", c->param), -1;
   size_t n = (size_t)c->n, room = n ? n : 1;
   state *s = calloc(1, sizeof *s);
@@ -118,8 +118,8 @@ static int open_case(judge_case *c, char *err, size_t cap) {
   if (scan_pool_open(&s->p, c->seed, n, kind == NEAR_2_32 ? SCAN_POOL_NO_ADD : 0, err, cap)) return -1;
   fill_pool(s->p.pool, s->p.len, c->seed, (input_kind)kind);
   c->n_in = 1;
-  c->in[0] = (spec_buf){.name = "in", .type = HX_UINT32, .count = n, .device_count = room};
-  if (c->variant == HX04_FIND_REPEATS) {
+  c->in[0] = (spec_buf){.name = "in", .type = ELEM_UINT32, .count = n, .device_count = room};
+  if (c->variant == LS_FIND_REPEATS) {
     const uint32_t *pool = s->p.pool;
     s->repeats = malloc(s->p.len * sizeof *s->repeats);
     if (!s->repeats) return snprintf(err, cap, "out of host memory"), -1;
@@ -127,12 +127,12 @@ static int open_case(judge_case *c, char *err, size_t cap) {
       if (pool[j] == pool[j + 1]) s->repeats[s->n_repeats++] = j;
     c->n_out = 2;
     /* every slot is poisoned: nothing past the count may be needed */
-    c->out[0] = (spec_buf){.name = "indices", .type = HX_UINT32, .count = n, .device_count = room};
-    c->out[1] = (spec_buf){.name = "count", .type = HX_UINT32, .count = 1};
+    c->out[0] = (spec_buf){.name = "indices", .type = ELEM_UINT32, .count = n, .device_count = room};
+    c->out[1] = (spec_buf){.name = "count", .type = ELEM_UINT32, .count = 1};
     return 0;
   }
   c->n_out = 1;
-  c->out[0] = (spec_buf){.name = "out", .type = HX_UINT32, .count = n, .device_count = room};
+  c->out[0] = (spec_buf){.name = "out", .type = ELEM_UINT32, .count = n, .device_count = room};
   return scan_pool_sum(&s->p, err, cap);
 }
 
@@ -160,7 +160,7 @@ static void check_repeats(const judge_case *c, size_t start, const uint32_t *ind
 
 static void check(judge_case *c, uint64_t k, const void *const got[], spec_verdict *v) {
   const state *s = c->state;
-  if (c->variant != HX04_FIND_REPEATS) {
+  if (c->variant != LS_FIND_REPEATS) {
     scan_pool_check(&s->p, k, 0, 0, got[0], &c->out[0], v); /* one exclusive scan */
     return;
   }
@@ -182,7 +182,7 @@ static void close_case(judge_case *c) {
 static double expected_repeats(uint64_t n, uint64_t param) {
   static const double chance[] = {[RANDOM] = 1.0 / 4294967296.0, [NEAR_2_32] = 1.0 / 256.0, [FEW] = 1.0 / 16.0,
                                   [DISTINCT] = 0.0, [EQUAL] = 1.0};
-  uint64_t kind = param & HX04_KIND_MASK;
+  uint64_t kind = param & LS_KIND_MASK;
   return n && kind <= EQUAL ? chance[kind] * (double)(n - 1) : 0.0;
 }
 
@@ -192,7 +192,7 @@ static double expected_repeats(uint64_t n, uint64_t param) {
  * registers), and the tiles' status words (8 bytes a tile of thousands of
  * elements) are left out. CUB's select shares find_repeats's count. */
 static double bench_bytes(int variant, uint64_t n, uint64_t param) {
-  if (variant != HX04_FIND_REPEATS) return 8.0 * (double)n;
+  if (variant != LS_FIND_REPEATS) return 8.0 * (double)n;
   return 4.0 * (double)n + 4.0 * expected_repeats(n, param) + 4.0;
 }
 
@@ -200,16 +200,16 @@ static double bench_bytes(int variant, uint64_t n, uint64_t param) {
  * n (its few indices are left out: the floor must stay below every right call). */
 static double unavoidable_bytes(int variant, uint64_t n, uint64_t param) {
   (void)param;
-  return (variant == HX04_FIND_REPEATS ? 4.0 : 8.0) * (double)n;
+  return (variant == LS_FIND_REPEATS ? 4.0 : 8.0) * (double)n;
 }
 
 const judge_spec judge_spec_04 = {
     .name = "04-large-scan",
     .variants = variants,
-    .n_variants = HX04_N_VARIANTS,
+    .n_variants = LS_N_VARIANTS,
     .cases = cases,
     .n_cases = (int)(sizeof cases / sizeof *cases),
-    .max_n = HX04_MAX_N,
+    .max_n = LS_MAX_N,
     .bench_case = "n2^24",
     .bench_sizes = bench_sizes,
     .n_bench_sizes = (int)(sizeof bench_sizes / sizeof *bench_sizes),
@@ -221,7 +221,7 @@ const judge_spec judge_spec_04 = {
                   "expected repeat and the count written; x_copy still against the copy of 8n)",
     .unavoidable_bytes = unavoidable_bytes,
     .baselines = baselines,
-    .n_baselines = HX04_N_BASELINES,
+    .n_baselines = LS_N_BASELINES,
     .baseline_variants = baseline_variants,
     .open = open_case,
     .input = input,

@@ -1,5 +1,5 @@
 // baselines.cu: the bench's CUB rows for assignment 04, included by runner.cu
-// only when built with -DHX_BENCH (`make bench`); never part of a student's or
+// only when built with -DRUNNER_BENCH (`make bench`); never part of a student's or
 // the reference's runner, which must not contain a library scan.
 //
 //   cub_exclusive_sum   cub::DeviceScan::ExclusiveSum over the same n unsigned ints
@@ -8,8 +8,8 @@
 //                       the scan-based equivalent of find_repeats
 // CUB's temporary storage is the row's workspace: sized before the calls,
 // allocated once per case, untimed, like the student's.
-#ifndef HX_BENCH
-#error "baselines.cu is for the bench build (-DHX_BENCH) only"
+#ifndef RUNNER_BENCH
+#error "baselines.cu is for the bench build (-DRUNNER_BENCH) only"
 #endif
 
 #include <cub/device/device_scan.cuh>
@@ -17,7 +17,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 // The predicate of cub_select_repeats.
-struct hx04_is_repeat {
+struct ls_is_repeat {
   const unsigned *a;
   unsigned n;
   __device__ bool operator()(unsigned i) const { return i + 1 < n && a[i] == a[i + 1]; }
@@ -25,23 +25,23 @@ struct hx04_is_repeat {
 
 // Both calls in one place, so the size query and the timed call cannot differ.
 // With temp == NULL it only sets *bytes (CUB's two-phase call).
-static cudaError_t hx04_cub(int baseline, const unsigned *in, unsigned *out, unsigned *count, size_t n, void *temp,
+static cudaError_t ls_cub(int baseline, const unsigned *in, unsigned *out, unsigned *count, size_t n, void *temp,
                             size_t *bytes) {
   // int item counts: CUB then uses 32-bit offsets, as a caller with n <= 2^28 would.
   int items = (int)n;
-  if (baseline == HX04_CUB_EXCLUSIVE_SUM) return cub::DeviceScan::ExclusiveSum(temp, *bytes, in, out, items);
-  hx04_is_repeat pred = {in, (unsigned)n};
+  if (baseline == LS_CUB_EXCLUSIVE_SUM) return cub::DeviceScan::ExclusiveSum(temp, *bytes, in, out, items);
+  ls_is_repeat pred = {in, (unsigned)n};
   return cub::DeviceSelect::If(temp, *bytes, thrust::counting_iterator<unsigned>(0), out, count, items, pred);
 }
 
-static size_t hx04_baseline_workspace(int baseline, size_t n) {
+static size_t ls_baseline_workspace(int baseline, size_t n) {
   size_t bytes = 0;
-  HX_CHECK(hx04_cub(baseline, NULL, NULL, NULL, n, NULL, &bytes));
+  RUNNER_CHECK(ls_cub(baseline, NULL, NULL, NULL, n, NULL, &bytes));
   return bytes;
 }
 
-static void hx04_run_baseline(int baseline, const hx_call *c) {
+static void ls_run_baseline(int baseline, const runner_call *c) {
   size_t bytes = c->work_bytes;
-  unsigned *count = baseline == HX04_CUB_SELECT_REPEATS ? (unsigned *)c->out[1] : NULL;
-  HX_CHECK(hx04_cub(baseline, (const unsigned *)c->in[0], (unsigned *)c->out[0], count, (size_t)c->n, c->work, &bytes));
+  unsigned *count = baseline == LS_CUB_SELECT_REPEATS ? (unsigned *)c->out[1] : NULL;
+  RUNNER_CHECK(ls_cub(baseline, (const unsigned *)c->in[0], (unsigned *)c->out[0], count, (size_t)c->n, c->work, &bytes));
 }

@@ -18,29 +18,29 @@
 #include "runner.h"
 #include "variants.h"
 
-#define HX04_SLUG(id, slug, summary) slug,
-#define HX04_BSLUG(id, slug, summary, variant) slug,
-static const char *const hx04_slugs[] = {HX04_VARIANT_LIST(HX04_SLUG)
-#ifdef HX_BENCH
-                                             HX04_BASELINE_LIST(HX04_BSLUG)
+#define LS_SLUG(id, slug, summary) slug,
+#define LS_BSLUG(id, slug, summary, variant) slug,
+static const char *const ls_slugs[] = {LS_VARIANT_LIST(LS_SLUG)
+#ifdef RUNNER_BENCH
+                                             LS_BASELINE_LIST(LS_BSLUG)
 #endif
 };
 
-typedef cudaError_t (*hx04_scan_fn)(const unsigned *, unsigned *, size_t, void *);
-static const hx04_scan_fn hx04_scans[] = {exclusive_scan, exclusive_scan_hierarchical, exclusive_scan_lookback_acqrel,
+typedef cudaError_t (*ls_scan_fn)(const unsigned *, unsigned *, size_t, void *);
+static const ls_scan_fn ls_scans[] = {exclusive_scan, exclusive_scan_hierarchical, exclusive_scan_lookback_acqrel,
                                           exclusive_scan_reduce_then_scan};
-static_assert(sizeof hx04_scans / sizeof *hx04_scans == HX04_FIND_REPEATS, "one scan per variant before find_repeats");
+static_assert(sizeof ls_scans / sizeof *ls_scans == LS_FIND_REPEATS, "one scan per variant before find_repeats");
 
-#ifdef HX_BENCH
+#ifdef RUNNER_BENCH
 #include "baselines.cu" // CUB: compiled into the bench build only
 #endif
 
-static size_t hx04_workspace(int variant, uint64_t n, uint64_t param) {
+static size_t ls_workspace(int variant, uint64_t n, uint64_t param) {
   (void)param;
-#ifdef HX_BENCH
-  if (variant >= HX04_N_VARIANTS) return hx04_baseline_workspace(variant - HX04_N_VARIANTS, (size_t)n);
+#ifdef RUNNER_BENCH
+  if (variant >= LS_N_VARIANTS) return ls_baseline_workspace(variant - LS_N_VARIANTS, (size_t)n);
 #endif
-  return variant == HX04_FIND_REPEATS ? find_repeats_workspace((size_t)n) : exclusive_scan_workspace((size_t)n);
+  return variant == LS_FIND_REPEATS ? find_repeats_workspace((size_t)n) : exclusive_scan_workspace((size_t)n);
 }
 
 // ---------------------------------------------------------------- look-back stress
@@ -53,7 +53,7 @@ static size_t hx04_workspace(int variant, uint64_t n, uint64_t param) {
 // and must add several rows before they meet an inclusive prefix. A look-back
 // that keeps only its last row's sum is then wrong. (Correctness cases only:
 // the hog is never beside a timed perf case.)
-static __global__ void hx04_hog(unsigned seed) {
+static __global__ void ls_hog(unsigned seed) {
   unsigned long long start, now;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   unsigned h = (blockIdx.x * 2654435761u) ^ seed;
@@ -66,40 +66,40 @@ static __global__ void hx04_hog(unsigned seed) {
   if (x == -1.0f) printf("never\n"); // keeps the arithmetic
 }
 
-static void hx04_stress(void) {
+static void ls_stress(void) {
   static cudaStream_t hog;
   static int sms;
   static unsigned calls;
   if (!hog) {
     int least = 0, greatest = 0;
-    HX_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    HX_CHECK(cudaStreamCreateWithPriority(&hog, cudaStreamNonBlocking, greatest));
-    HX_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    RUNNER_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    RUNNER_CHECK(cudaStreamCreateWithPriority(&hog, cudaStreamNonBlocking, greatest));
+    RUNNER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   }
-  hx04_hog<<<sms, 256, 0, hog>>>(++calls);
-  HX_CHECK_LAUNCH();
+  ls_hog<<<sms, 256, 0, hog>>>(++calls);
+  RUNNER_CHECK_LAUNCH();
 }
 
 // The timed region: the variant's entry point. Its error, if any, ends the
 // run with exit 3 and the CUDA error string.
-static void hx04_call(const hx_call *c) {
+static void ls_call(const runner_call *c) {
   const unsigned *in = (const unsigned *)c->in[0];
-  if (c->param & HX04_STRESS) hx04_stress();
-#ifdef HX_BENCH
-  if (c->variant >= HX04_N_VARIANTS) return hx04_run_baseline(c->variant - HX04_N_VARIANTS, c);
+  if (c->param & LS_STRESS) ls_stress();
+#ifdef RUNNER_BENCH
+  if (c->variant >= LS_N_VARIANTS) return ls_run_baseline(c->variant - LS_N_VARIANTS, c);
 #endif
-  if (c->variant == HX04_FIND_REPEATS)
-    HX_CHECK(find_repeats(in, (size_t)c->n, (unsigned *)c->out[0], (unsigned *)c->out[1], c->work));
+  if (c->variant == LS_FIND_REPEATS)
+    RUNNER_CHECK(find_repeats(in, (size_t)c->n, (unsigned *)c->out[0], (unsigned *)c->out[1], c->work));
   else
-    HX_CHECK(hx04_scans[c->variant](in, (unsigned *)c->out[0], (size_t)c->n, c->work));
+    RUNNER_CHECK(ls_scans[c->variant](in, (unsigned *)c->out[0], (size_t)c->n, c->work));
 }
 
-static const hx_runner hx04_runner = {
+static const runner_assignment ls_runner = {
     .name = "04-large-scan",
-    .slugs = hx04_slugs,
-    .n_slugs = (int)(sizeof hx04_slugs / sizeof *hx04_slugs),
-    .workspace_bytes = hx04_workspace,
-    .call = hx04_call,
+    .slugs = ls_slugs,
+    .n_slugs = (int)(sizeof ls_slugs / sizeof *ls_slugs),
+    .workspace_bytes = ls_workspace,
+    .call = ls_call,
 };
 
-HX_RUNNER_MAIN(hx04_runner)
+RUNNER_MAIN(ls_runner)

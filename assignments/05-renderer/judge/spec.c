@@ -3,7 +3,7 @@
  * One case is one scene of the table (assignments/05-renderer/judge/scene.c) at one image size.
  * The case's name is the scene's name, with "-WxH" when the size is not
  * 1024x1024; n is the scene's circle count, and param packs the size and the
- * snow flag (variants.h: HX05_SIZE, HX05_SNOW). The scene is made once per case.
+ * snow flag (variants.h: RT_SIZE, RT_SNOW). The scene is made once per case.
  *
  * Inputs. Call k (warm-ups included) draws frame k: the scene as made, with
  * every circle moved by scene_jitter once for each call 0..k, with that call's
@@ -53,37 +53,37 @@
 static const float TOL = 1e-3f;
 
 #define X(id, slug, summary) {slug, summary},
-static const spec_variant variants[] = {HX05_VARIANT_LIST(X)};
+static const spec_variant variants[] = {RT_VARIANT_LIST(X)};
 #undef X
 
-#define FULL HX05_SIZE(1024, 1024)
+#define FULL RT_SIZE(1024, 1024)
 
 /* Small cases first: the GPU tier runs memcheck on the first three.
  * {name, n, seed, reps, param, batch} */
 static const spec_case cases[] = {
-    {"rgb-256x256", 3, 51, 4, HX05_SIZE(256, 256), 16},
-    {"rgby-100x75", 4, 52, 4, HX05_SIZE(100, 75), 16},
-    {"pattern-333x211", 1217, 53, 4, HX05_SIZE(333, 211), 16},
-    {"rand10k-256x256", 10000, 54, 4, HX05_SIZE(256, 256), 8},
-    {"snow-256x256", 100000, 55, 4, HX05_SNOW | HX05_SIZE(256, 256), 8},
-    {"balls-512x512", 16, 56, 4, HX05_SIZE(512, 512), 16},
-    {"hypnosis-512x512", 40, 57, 4, HX05_SIZE(512, 512), 16},
-    {"fireworks-512x512", 600, 58, 4, HX05_SIZE(512, 512), 16},
+    {"rgb-256x256", 3, 51, 4, RT_SIZE(256, 256), 16},
+    {"rgby-100x75", 4, 52, 4, RT_SIZE(100, 75), 16},
+    {"pattern-333x211", 1217, 53, 4, RT_SIZE(333, 211), 16},
+    {"rand10k-256x256", 10000, 54, 4, RT_SIZE(256, 256), 8},
+    {"snow-256x256", 100000, 55, 4, RT_SNOW | RT_SIZE(256, 256), 8},
+    {"balls-512x512", 16, 56, 4, RT_SIZE(512, 512), 16},
+    {"hypnosis-512x512", 40, 57, 4, RT_SIZE(512, 512), 16},
+    {"fireworks-512x512", 600, 58, 4, RT_SIZE(512, 512), 16},
     /* 10k circles on 80x60 pixels (20 tiles of 16x16, partial ones at the edges): more circles than
      * the reference's small path takes (rt_policy::small_n, 2048), so it bins, sorts and draws by
      * tile lists, on a frame small enough for racecheck (grade.conf's racecheck runs it). */
-    {"rand10k-80x60", 10000, 59, 4, HX05_SIZE(80, 60), 16},
+    {"rand10k-80x60", 10000, 59, 4, RT_SIZE(80, 60), 16},
     {"rgb", 3, 61, 10, FULL, 16},
     {"rgby", 4, 62, 10, FULL, 16},
     {"pattern", 1217, 63, 10, FULL, 32},
     {"rand10k", 10000, 64, 10, FULL, 8},
-    {"rand10k-1000x1003", 10000, 65, 4, HX05_SIZE(1000, 1003), 4},
+    {"rand10k-1000x1003", 10000, 65, 4, RT_SIZE(1000, 1003), 4},
     {"rand100k", 100000, 66, 20, FULL, 1},
     {"rand1M", 1000000, 67, 20, FULL, 1},
     {"micro2M", 2000000, 68, 20, FULL, 2},
     {"biglittle", 11000, 69, 30, FULL, 2},
     {"littlebig", 11000, 70, 30, FULL, 1},
-    {"snow", 100000, 71, 50, HX05_SNOW | FULL, 2},
+    {"snow", 100000, 71, 50, RT_SNOW | FULL, 2},
 };
 
 /* make bench A=05: ms per frame for every 1024x1024 scene (the handout's table). */
@@ -140,8 +140,8 @@ static int walker_init(const state *st, walker *f) {
 static int open_case(judge_case *c, char *err, size_t cap) {
   if (!c->param)
     return snprintf(err, cap, "--n is not supported: run a named case (--case NAME; --list shows them)"), -1;
-  int w = HX05_WIDTH(c->param), h = HX05_HEIGHT(c->param), snow = HX05_IS_SNOW(c->param);
-  if (c->param & ~HX05_PARAM_BITS || w < 1 || h < 1 || w > IMAGE_MAX_SIDE || h > IMAGE_MAX_SIDE)
+  int w = RT_WIDTH(c->param), h = RT_HEIGHT(c->param), snow = RT_IS_SNOW(c->param);
+  if (c->param & ~RT_PARAM_BITS || w < 1 || h < 1 || w > IMAGE_MAX_SIDE || h > IMAGE_MAX_SIDE)
     return snprintf(err, cap, "param %#" PRIx64 " is not an image size (each side 1..%d) and a snow flag", c->param,
                     IMAGE_MAX_SIDE), -1;
   char name[64];
@@ -161,13 +161,13 @@ static int open_case(judge_case *c, char *err, size_t cap) {
     return snprintf(err, cap, "out of host memory for %zu circles", st->base.n), close_case(c), -1;
   st->w = w, st->h = h;
   size_t n = st->base.n;
-  c->n_in = HX05_N_IN;
-  c->in[HX05_IN_X] = (spec_buf){.name = "x", .type = HX_FLOAT32, .count = n};
-  c->in[HX05_IN_Y] = (spec_buf){.name = "y", .type = HX_FLOAT32, .count = n};
-  c->in[HX05_IN_R] = (spec_buf){.name = "r", .type = HX_FLOAT32, .count = n};
-  c->in[HX05_IN_RGB] = (spec_buf){.name = "rgb", .type = HX_FLOAT32, .count = 3 * n};
+  c->n_in = RT_N_IN;
+  c->in[RT_IN_X] = (spec_buf){.name = "x", .type = ELEM_FLOAT32, .count = n};
+  c->in[RT_IN_Y] = (spec_buf){.name = "y", .type = ELEM_FLOAT32, .count = n};
+  c->in[RT_IN_R] = (spec_buf){.name = "r", .type = ELEM_FLOAT32, .count = n};
+  c->in[RT_IN_RGB] = (spec_buf){.name = "rgb", .type = ELEM_FLOAT32, .count = 3 * n};
   c->n_out = 1;
-  c->out[0] = (spec_buf){.name = "image", .type = HX_RGBA32F, .count = (size_t)w * (size_t)h, .tol = TOL,
+  c->out[0] = (spec_buf){.name = "image", .type = ELEM_RGBA32F, .count = (size_t)w * (size_t)h, .tol = TOL,
                          .masked = 1, .width = w, .height = h};
   return 0;
 }
@@ -176,7 +176,7 @@ static int open_case(judge_case *c, char *err, size_t cap) {
 static void input(judge_case *c, uint64_t k, void *const in[]) {
   state *st = c->state;
   const scene *f = walk_to(c, &st->in, k);
-  float *x = in[HX05_IN_X], *y = in[HX05_IN_Y], *r = in[HX05_IN_R], *rgb = in[HX05_IN_RGB];
+  float *x = in[RT_IN_X], *y = in[RT_IN_Y], *r = in[RT_IN_R], *rgb = in[RT_IN_RGB];
   for (size_t i = 0; i < f->n; i++) {
     const circle *ci = &f->c[i];
     x[i] = ci->x, y[i] = ci->y, r[i] = ci->r;
@@ -198,13 +198,13 @@ static void expect(judge_case *c, uint64_t k, void *const want[], uint8_t *const
 
 /* Every pixel written once (16 bytes), every circle read once (24 bytes). */
 static double bytes_moved(uint64_t n, uint64_t param) {
-  return 16.0 * HX05_WIDTH(param) * HX05_HEIGHT(param) + 24.0 * (double)n;
+  return 16.0 * RT_WIDTH(param) * RT_HEIGHT(param) + 24.0 * (double)n;
 }
 
 const judge_spec judge_spec_05 = {
     .name = "05-renderer",
     .variants = variants,
-    .n_variants = HX05_N_VARIANTS,
+    .n_variants = RT_N_VARIANTS,
     .cases = cases,
     .n_cases = (int)(sizeof cases / sizeof *cases),
     .max_n = SCENE_MAX_COUNT,

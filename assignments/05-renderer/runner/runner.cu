@@ -16,34 +16,34 @@
 #include "runner.h"
 #include "variants.h"
 
-#define HX05_SLUG(id, slug, summary) slug,
-static const char *const hx05_slugs[] = {HX05_VARIANT_LIST(HX05_SLUG)};
+#define RT_SLUG(id, slug, summary) slug,
+static const char *const rt_slugs[] = {RT_VARIANT_LIST(RT_SLUG)};
 
-static size_t hx05_workspace(int variant, uint64_t n, uint64_t param) {
+static size_t rt_workspace(int variant, uint64_t n, uint64_t param) {
   (void)variant; // one variant: render()
-  return render_workspace((int)n, HX05_WIDTH(param), HX05_HEIGHT(param));
+  return render_workspace((int)n, RT_WIDTH(param), RT_HEIGHT(param));
 }
 
 // The timed region: one frame of your render(). Its error, if any, ends the
 // run with exit 3 and the CUDA error string.
-static void hx05_call(const hx_call *c) {
+static void rt_call(const runner_call *c) {
   render_scene scene;
-  scene.x = (const float *)c->in[HX05_IN_X];
-  scene.y = (const float *)c->in[HX05_IN_Y];
-  scene.r = (const float *)c->in[HX05_IN_R];
-  scene.rgb = (const float *)c->in[HX05_IN_RGB];
+  scene.x = (const float *)c->in[RT_IN_X];
+  scene.y = (const float *)c->in[RT_IN_Y];
+  scene.r = (const float *)c->in[RT_IN_R];
+  scene.rgb = (const float *)c->in[RT_IN_RGB];
   scene.n = (int)c->n;
-  scene.snow = HX05_IS_SNOW(c->param);
-  HX_CHECK(render(scene, HX05_WIDTH(c->param), HX05_HEIGHT(c->param), (float4 *)c->out[0], c->work));
-  HX_CHECK_LAUNCH();
+  scene.snow = RT_IS_SNOW(c->param);
+  RUNNER_CHECK(render(scene, RT_WIDTH(c->param), RT_HEIGHT(c->param), (float4 *)c->out[0], c->work));
+  RUNNER_CHECK_LAUNCH();
 }
 
-static const hx_runner hx05_runner = {
+static const runner_assignment rt_runner = {
     .name = "05-renderer",
-    .slugs = hx05_slugs,
-    .n_slugs = (int)(sizeof hx05_slugs / sizeof *hx05_slugs),
-    .workspace_bytes = hx05_workspace,
-    .call = hx05_call,
+    .slugs = rt_slugs,
+    .n_slugs = (int)(sizeof rt_slugs / sizeof *rt_slugs),
+    .workspace_bytes = rt_workspace,
+    .call = rt_call,
 };
 
-HX_RUNNER_MAIN(hx05_runner)
+RUNNER_MAIN(rt_runner)

@@ -1,5 +1,5 @@
 /* test_r05.c: assignment 05's grading cannot be gamed, judged as the driver
- * judges (hx_judge, tolerance 1e-3, the reference's edge mask): a renderer that
+ * judges (elem_judge, tolerance 1e-3, the reference's edge mask): a renderer that
  * skips one circle, or swaps two circles in one pixel in a thousand, fails;
  * the mask leaves almost every pixel compared; and the runner's case table
  * agrees with the scene table. CPU only. */
@@ -13,7 +13,7 @@
 #include "scene.h"
 #include "tests.h"
 
-#define R05_TOL 1e-3f /* the runner's HX_TOL */
+#define R05_TOL 1e-3f /* 05 spec.c's TOL */
 #define R05_SIDE 256
 
 typedef struct r05_ref {
@@ -42,7 +42,7 @@ static void r05_free(r05_ref *r) {
 static long r05_mismatches(const r05_ref *r, const float *got) {
   long bad = 0;
   for (size_t i = 0; i < (size_t)r->w * (size_t)r->h; i++)
-    if (!r->mask[i] && hx_judge(HX_RGBA32F, got, r->img.px, i, R05_TOL).wrong) bad++;
+    if (!r->mask[i] && elem_judge(ELEM_RGBA32F, got, r->img.px, i, R05_TOL).wrong) bad++;
   return bad;
 }
 

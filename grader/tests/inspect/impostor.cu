@@ -1,5 +1,5 @@
 // impostor.cu: an inspector fixture that defines a function under the name -DFX_NAME gives (syscall, read, write,
-// prctl, open, mmap, memcpy, cudaMalloc, hx_runner_main): with -DFX_C under that very symbol, as an extern "C"
+// prctl, open, mmap, memcpy, cudaMalloc, runner_cuda_main): with -DFX_C under that very symbol, as an extern "C"
 // definition would (an asm label, so that the headers' own declarations of the name do not get in the way),
 // which the runner's calls to the library would reach; without it, as a C++ overload of the name. Refused
 // either way, with the name said.

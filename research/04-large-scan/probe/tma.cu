@@ -79,8 +79,8 @@
 //        research/04-large-scan/probe/tma.cu -o tma && ./tma
 #include "large_scan.cu"
 #include "window_lookback.cuh" // the look-back to the nearest PREFIX, which the reference no longer has
-// Question 11's CUB rows are the bench's own (assignments/04-large-scan/baselines.cu).
-#define HX_BENCH
+// Question 11's CUB rows are the bench's own (assignments/04-large-scan/runner/baselines.cu).
+#define RUNNER_BENCH
 #include "runner.h"
 #include "variants.h"
 #include "baselines.cu"
@@ -901,9 +901,9 @@ static void await_server(cudaEvent_t b, unsigned tiles) {
   exit(3);
 }
 
-// Question 11: CUB's rows through the bench's hx04_run_baseline, on temporary
-// storage grown as needed outside the timing; HX_CHECK's failures, as CK's.
-void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
+// Question 11: CUB's rows through the bench's ls_run_baseline, on temporary
+// storage grown as needed outside the timing; RUNNER_CHECK's failures, as CK's.
+void runner_cuda_check(cudaError_t err, const char *what, const char *file, int line) {
   if (err == cudaSuccess) return;
   printf("%s:%d: %s: %s\n", file, line, what, cudaGetErrorString(err));
   exit(1);
@@ -911,8 +911,8 @@ void hx_cuda_check(cudaError_t err, const char *what, const char *file, int line
 static void *g_cub_temp;
 static size_t g_cub_bytes;
 static void cub_reserve(size_t n) {
-  for (int baseline = 0; baseline < HX04_N_BASELINES; baseline++) {
-    size_t bytes = hx04_baseline_workspace(baseline, n);
+  for (int baseline = 0; baseline < LS_N_BASELINES; baseline++) {
+    size_t bytes = ls_baseline_workspace(baseline, n);
     if (bytes > g_cub_bytes) {
       if (g_cub_temp) CK(cudaFree(g_cub_temp));
       CK(cudaMalloc(&g_cub_temp, bytes));
@@ -921,9 +921,9 @@ static void cub_reserve(size_t n) {
   }
 }
 static void cub_run(int baseline, const unsigned *in, unsigned *out, size_t n) {
-  hx_call c = {};
+  runner_call c = {};
   c.n = n, c.in[0] = in, c.out[0] = out, c.out[1] = g_count, c.work = g_cub_temp, c.work_bytes = g_cub_bytes;
-  hx04_run_baseline(baseline, &c);
+  ls_run_baseline(baseline, &c);
 }
 // Question 11: reads `vecs` vectors (untimed, before a _clean row's sample),
 // so that L2 holds the scratch buffer's clean lines and nothing dirty.
@@ -957,8 +957,8 @@ static int run_row(int kind, const unsigned *in, unsigned *out, size_t n, void *
   case 11: grid = launch_tma<12, 16384, true>(in, out, bytes, 1, 0); break;
   case 12: CK(exclusive_scan(in, out, n, work)); break;
   case 18: CK(find_repeats(in, n, out, g_count, work)); break;
-  case 29: cub_run(HX04_CUB_SELECT_REPEATS, in, out, n); break;
-  case 30: cub_run(HX04_CUB_EXCLUSIVE_SUM, in, out, n); break;
+  case 29: cub_run(LS_CUB_SELECT_REPEATS, in, out, n); break;
+  case 30: cub_run(LS_CUB_EXCLUSIVE_SUM, in, out, n); break;
   case 13: ldg_coupled<0><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 14: ldg_coupled<1><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;
   case 15: ldg_coupled<2><<<grid = sms * 2, 512>>>(i4, o4, vecs); break;

@@ -1,7 +1,7 @@
 // Adversarial attempt 04-extern-cpu-reference (assignments/04-large-scan/tests/adversarial/README.md).
 //
 // The trick: the course's CPU references exist (grader/lib/scan_cpu.c,
-// compact_cpu.c; the old harness's hx_scan_cpu), so declare them extern,
+// compact_cpu.c), so declare them extern,
 // copy the input to the host, call them, copy the answer back.
 //
 // Why it gets nothing: the runner holds no CPU reference (librunner.a is the
@@ -20,8 +20,6 @@ extern "C" {
 void scan_cpu_i32(const int32_t *in, int32_t *out, size_t n, size_t segment, int kind);
 size_t compact_cpu_repeats(const uint32_t *a, size_t n, uint32_t *indices);
 }
-// The old harness's CPU scan (segmented; exclusive when the last argument is 1).
-void hx_scan_cpu(const int *in, int *out, size_t n, size_t segment, int exclusive);
 
 size_t exclusive_scan_workspace(size_t n) { return n ? 16 : 0; }
 
@@ -31,8 +29,7 @@ cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, size_t n, void
   int32_t *h = (int32_t *)malloc(n * sizeof *h);
   if (!h) return cudaErrorMemoryAllocation;
   ADV_TRY(cudaMemcpy(h, d_in, n * sizeof *h, cudaMemcpyDeviceToHost));
-  if (n > 1024) scan_cpu_i32(h, h, n, n, 1); // (two references, in case one is missing)
-  else hx_scan_cpu(h, h, n, n, 1);
+  scan_cpu_i32(h, h, n, n, 1);
   cudaError_t e = cudaMemcpy(d_out, h, n * sizeof *h, cudaMemcpyHostToDevice);
   free(h);
   return e;

@@ -70,7 +70,7 @@ static void adv_hunt(void) {
     if (len >= sizeof name) len = sizeof name - 1;
     for (size_t i = 0; i < len; i++) name[i] = (char)toupper((unsigned char)(*e)[i]);
     name[len] = 0;
-    int course = !strncmp(name, "SCANLAB", 7) || !strncmp(name, "HX_", 3) || !strncmp(name, "JUDGE", 5) ||
+    int course = !strncmp(name, "SCANLAB", 7) || !strncmp(name, "JUDGE", 5) ||
                  !strncmp(name, "GRADE", 5);
     if ((course && strstr(name, "SEED")) || strstr(*e, "--seed")) adv_breach("the environment names a seed", *e);
     else if (strstr(name, "SEED")) fprintf(stderr, "adv read-secrets: %s (not the judge's)\n", name);
