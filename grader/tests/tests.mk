@@ -91,6 +91,10 @@ test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(SPEC_CHECK)
 	@$(FAULTS)
 	@echo "== the student's build against hostile folders, real nvcc (grader/tests/build-hostile.sh)"
 	@ARCH=$(or $(ARCH),sm_90) bash grader/tests/build-hostile.sh
+	@echo "== the GPU tier's scripts parse, and each assignments/NN-name/tests/gpu-tier.sh defines extra_NN-name"
+	@bash -n grader/tests/gpu-tier.sh && for f in $(wildcard assignments/*/tests/gpu-tier.sh); do a=$${f#assignments/}; a=$${a%%/*}; \
+	  bash -n "$$f" && bash -c 'source "$$1" && declare -F "extra_$$2" > /dev/null' _ "$$f" "$$a" || \
+	  { echo "$$f: does not parse, or defines no function extra_$$a (grader/tests/gpu-tier.sh runs that one)" >&2; exit 1; }; done
 	@echo "== adding an assignment: the template, built and graded in a scratch copy of the course (tests/template-assignment.sh)"
 	@ARCH=$(or $(ARCH),sm_90) NVCC=$(NVCC) bash tests/template-assignment.sh
 	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
