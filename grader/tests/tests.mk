@@ -74,8 +74,8 @@ $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
 .PHONY: test-builds test-run
-# An assignment.mk adds its own: prerequisites of test-builds and test-run, and the PTX files
-# of its GPU faults that tests read (GPU_FAULTS_PTX).
+# An assignment.mk adds its own prerequisites of test-builds and test-run; the PTX of every
+# GPU fault (GPU_FAULTS_PTX, below) is derived from the folders.
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken):
 # the grader's build of each (grade --build-only exits 1 when one does not build).
 test-builds: tools $(BUILD_TOOLS)
