@@ -8,8 +8,9 @@
  *      and "missing file X" when the file grade.conf's `student` names is not there;
  *   2. hashes what the build depends on (build_hash.h): the staged files, the
  *      course files of assignments/NN (its own files, runner/ and, with a model,
- *      judge/), grader/runner, grader/protocol and the inspection, the flags, nvcc's version and the runner library. An earlier
- *      build in OUT is reused only when its stamp holds the same hash; otherwise
+ *      judge/), grader/runner, grader/protocol and the inspection, the flags,
+ *      nvcc's version and the runner library. An earlier build in OUT is
+ *      reused only when its stamp holds the same hash; otherwise
  *      every output of it is removed before anything is compiled, so that
  *      nothing of an earlier build is ever graded;
  *   3. compiles the named file alone (nvcc -c, the student's flags, -Iassignments/NN

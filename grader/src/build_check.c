@@ -42,7 +42,8 @@ int build_check_runner(build_result *r, const char *runner_dep, const char *stud
                        const char *adir) {
   char root[PATH_MAX], allowed[5][PATH_MAX], staged[PATH_MAX * 2], runner_dir[PATH_MAX];
   snprintf(runner_dir, sizeof runner_dir, "%s/runner", adir);
-  /* the assignment's interface headers and its runner/ (not its judge/: the trusted side), the contracts, the runner's library, the staged files */
+  /* the assignment's interface headers and its runner/ (not its judge/: the trusted side), the
+   * contracts, the runner's library, the staged files */
   const char *folders[5] = {adir, "grader/protocol", "grader/runner", stage, runner_dir};
   if (!realpath(".", root)) return refuse(r, BUILD_NOT_BUILT, "not built: cannot resolve the repository's folder%s%s", "", "");
   for (int i = 0; i < 5; i++)
