@@ -13,9 +13,11 @@
  * Prints one line per problem, "assignments/NN/...: what is wrong", then a summary line;
  * exits 0 when there is none, 1 when there is one, 2 on bad usage. */
 #include <glob.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf.h"
 #include "judge.h"
@@ -24,10 +26,14 @@ enum { SMALL = 1 << 18, CALLS = 3 };
 
 static int problems;
 
-static void problem(const char *where, const char *fmt, const char *a, const char *b) {
+/* One line "WHERE: what is wrong". */
+__attribute__((format(printf, 2, 3))) static void problem(const char *where, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   printf("%s: ", where);
-  printf(fmt, a, b);
+  vprintf(fmt, ap);
   printf("\n");
+  va_end(ap);
   problems++;
 }
 
@@ -84,7 +90,7 @@ static void check_expect(judge_case *c, uint64_t k, const char *where) {
     spec_verdict v;
     judge_verdict_init(&v);
     judge_compare(b, got[o], want[o], mask[o], &v);
-    if (v.mismatches) problem(where, "output %s: its own expected values are %s", b->name, "judged wrong");
+    if (v.mismatches) problem(where, "output %s: its own expected values are judged wrong", b->name);
     uint64_t at = b->count / 2;
     while (mask[o] && at < b->count && mask[o][at]) at++;
     if (!b->count || at >= b->count) continue;
@@ -118,7 +124,7 @@ static void check_cases(const judge_spec *s, const char *dir) {
     char err[300];
     snprintf(where, sizeof where, "%s/judge/spec.c: case %s", dir, k->name);
     if (s->open(&c, err, sizeof err)) {
-      problem(where, "does not open: %s%s", err, "");
+      problem(where, "does not open: %s", err);
       continue;
     }
     size_t total = 0;
@@ -136,14 +142,14 @@ static void check_cases(const judge_spec *s, const char *dir) {
         int differs = c.n_in == 0;
         for (int b = 0; b < c.n_in; b++)
           differs |= c.in[b].count > 1 && memcmp(in[call - 1][b], in[call][b], c.in[b].count * elem_bytes(c.in[b].type)) != 0;
-        if (!differs && (c.n_in == 0 || c.in[0].count > 1)) problem(where, "calls %s and %s got the same inputs", call == 1 ? "0" : "1", call == 1 ? "1" : "2");
+        if (!differs && (c.n_in == 0 || c.in[0].count > 1)) problem(where, "calls %d and %d got the same inputs", call - 1, call);
       }
       for (int call = 0; call < CALLS; call++)
         for (int b = 0; b < c.n_in; b++) free(in[call][b]);
     }
     if (s->close) s->close(&c);
   }
-  if (!tried) problem(dir, "the spec has no case of at most %s elements to try%s", "2^18", "");
+  if (!tried) problem(dir, "the spec has no case of at most %d elements to try", SMALL);
   printf("%s: %d of the spec's %d cases tried (%s)\n", dir, tried, s->n_cases, s->expect ? "expect" : "its own check");
 }
 
@@ -167,14 +173,20 @@ static void check_assignment(const char *dir) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && argv[1][0] == '-') {
-    fprintf(stderr, "usage: spec-check [ASSIGNMENT...] (folders of assignments/, all by default)\n");
+    fprintf(stderr, "usage: spec-check [ASSIGNMENT...] (folders of assignments/ or their numbers, all by default)\n");
     return 2;
   }
   int n = 0;
   if (argc > 1) {
-    for (int i = 1; i < argc; i++, n++) {
-      char dir[300];
+    for (int i = 1; i < argc; i++, n++) { /* a folder of assignments/, or its number (01) */
+      char dir[300], pattern[300];
       snprintf(dir, sizeof dir, "assignments/%s", argv[i]);
+      snprintf(pattern, sizeof pattern, "assignments/%s-*/grade.conf", argv[i]);
+      glob_t g;
+      if (access(dir, F_OK) != 0 && glob(pattern, 0, NULL, &g) == 0) {
+        if (g.gl_pathc == 1) snprintf(dir, sizeof dir, "%.*s", (int)(strlen(g.gl_pathv[0]) - strlen("/grade.conf")), g.gl_pathv[0]);
+        globfree(&g);
+      }
       check_assignment(dir);
     }
   } else {
