@@ -50,7 +50,7 @@ for d in assignments starter solutions; do
 done
 
 S=$(mktemp -d /tmp/scanlab-template-XXXXXX)
-if [ $KEEP = 0 ]; then trap 'rm -rf "$S"' EXIT; else echo "template-assignment: the scratch copy is $S"; fi
+if [ $KEEP = 0 ]; then trap 'rm -rf "$S" "$S.files" "$S.present" "$S.log"' EXIT; else echo "template-assignment: the scratch copy is $S"; fi
 LOG=$S.log
 fail() {
   echo "FAIL  $*"
