@@ -1,5 +1,5 @@
 # instructor.mk: the instructor's targets (docs/instructor-guide.md), included by the
-# top-level Makefile: make timings, make handout, make gradescope, make grade-all.
+# top-level Makefile: make timings, make handout, make gradescope, make grade-all, make gpu-carry.
 # Each one's work is a small program under tools/; this file only wires them up.
 
 TIMINGS := $(B)/tools/timings
@@ -7,7 +7,7 @@ DIST := dist
 HANDOUT_TGZ := $(DIST)/scan-lab-handout.tar.gz
 GRADESCOPE_ZIP := $(DIST)/gradescope-autograder.zip
 
-.PHONY: timings handout gradescope grade-all
+.PHONY: timings handout gradescope grade-all gpu-carry
 
 # make test runs the timings tool on a fake reference (tests/test_instructor.c).
 test-builds: $(TIMINGS)
@@ -15,14 +15,6 @@ test-builds: $(TIMINGS)
 $(TIMINGS): tools/timings.c $(LIBGRADER)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(LIBGRADER) -o $@.tmp$$$$ -l:libinih.a -lm && mv -f $@.tmp$$$$ $@
-
-# What a frame of each 05 scene asks of a renderer (blends, tile lists, bytes), counted
-# on the CPU: build/tools/scene-stats (solutions/05-renderer/ANSWERS.md reads it).
-SCENE_STATS := $(B)/tools/scene-stats
-test-builds: $(SCENE_STATS)
-$(SCENE_STATS): tools/scene_stats.c $(LIBCOURSE)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< $(LIBCOURSE) -o $@.tmp$$$$ -lm && mv -f $@.tmp$$$$ $@
 
 # The GPU's name is gpuinfo's line up to its first comma; it names the CSV.
 timings: ## time every reference over its case table on this GPU: assignments/NN/timings/<gpu>.csv, .png, suggested full_ratio
@@ -56,3 +48,13 @@ grade-all: ## grade one folder per student: make grade-all SUBMISSIONS=dir/ [A=0
 # The settings and arguments are checked (--check) before the tools are built and before a run folder is made.
 GRADE_ALL = BACKEND='$(BACKEND)' GPUS='$(GPUS)' RUN='$(RUN)' WAIT='$(WAIT)' SLURM_GRES='$(SLURM_GRES)' SLURM_PARTITION='$(SLURM_PARTITION)' \
   SLURM_ACCOUNT='$(SLURM_ACCOUNT)' SLURM_TIME='$(SLURM_TIME)' SLURM_CPUS='$(SLURM_CPUS)' bash tools/grade-all.sh
+
+# One file to carry to a GPU host lent for a short time (tools/gpu-session.sh):
+# the binaries the GPU tier, the benches, the timings and the lecture examples
+# run, the reference binaries and what an assignment.mk adds (GPU_CARRY); no objects,
+# logs or lecture PTX. Build it with ARCH=sm_90 (or the host's GPU) to keep it small (about 21 MB).
+gpu-carry: ## pack what the GPU tier and tools/gpu-session.sh run into gpu-carry.tar.gz: make gpu-carry ARCH=sm_90
+	@$(MAKE) test-gpu-build
+	@tar czf gpu-carry.tar.gz.tmp --exclude='*.log' --exclude='*.o' --exclude='*.d' --exclude='$(B)/lectures/*.ptx' $(B)/.gencode $(GRADE) $(JUDGE) $(GPUINFO) \
+	  $(TIMINGS) $(B)/starter $(B)/solutions $(B)/gpu-faults $(B)/lectures $(B)/adversarial $(GPU_CARRY) assignments/*/ref && \
+	  mv -f gpu-carry.tar.gz.tmp gpu-carry.tar.gz && echo "gpu-carry.tar.gz: $$(du -h gpu-carry.tar.gz | cut -f1); on the GPU host: tar xzf gpu-carry.tar.gz && bash tools/gpu-session.sh OUTDIR"

@@ -1,22 +1,10 @@
-/* course.h: the Check suites of the course's tests (tests/: lectures, handouts,
- * docs, figures, worked examples, the repository's rules, the instructor's
- * tools), run by the one unit binary with the grader's (tests.h), and the
- * helpers only they use. */
+/* course.h: the helpers only the course's tests (tests/: lectures, handouts, docs,
+ * figures, worked examples, the repository's rules, the instructor's tools) use; their
+ * suites run in the one unit binary with the grader's (tests.h lists them all). */
 #ifndef SCANLAB_COURSE_H
 #define SCANLAB_COURSE_H
 
 #include <check.h>
-
-Suite *repo_suite(void);       /* test_repo.c */
-Suite *teaching_suite(void);   /* test_teaching.c, one file per subject */
-Suite *lectures_suite(void);   /* test_lectures.c */
-Suite *lecture05_suite(void);  /* test_lecture05.c */
-Suite *lecture06_suite(void);  /* test_lecture06.c */
-Suite *instructor_suite(void); /* test_instructor.c */
-Suite *handout_suite(void);    /* test_handout.c */
-Suite *figures_suite(void);    /* test_figures.c */
-Suite *worked_suite(void);     /* test_worked.c */
-Suite *layout_suite(void);     /* test_layout.c */
 
 /* Lecture examples (build/lectures/EX, run from the repo root). Runs one with an
  * environment prefix and arguments; returns its exit status, its stdout and

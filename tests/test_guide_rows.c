@@ -25,7 +25,7 @@ static int ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c 
  * sanitizer cannot report a hazard in it. */
 static int kernel_launched(const char *assignment, const char *kernel) {
   char pattern[512];
-  snprintf(pattern, sizeof pattern, "assignments/%s/*.cu", assignment);
+  snprintf(pattern, sizeof pattern, "assignments/%s/runner/*.cu", assignment);
   glob_t g;
   glob(pattern, 0, NULL, &g);
   snprintf(pattern, sizeof pattern, "starter/%s/*.cu", assignment);

@@ -8,8 +8,11 @@
  *   - docs/architecture.md names every folder directly under grader/;
  *   - mk/ holds only make fragments, and scripts live in tools/, grader/, tests/,
  *     lectures/ or research/.
+ *   - nothing under grader/ but its tests names an assignment or includes a file of
+ *     assignments/ (an assignment is a folder the grader reads, never a name it knows).
  * Each problem is one line naming README.md:LINE or the folder; a test fails
  * with all of its problems, one per line. Run from the repository root. */
+#include <ftw.h>
 #include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -260,6 +263,100 @@ START_TEST(test_layout_fixture) {
 }
 END_TEST
 
+/* (d) Nothing under grader/ (but grader/tests and a handout's grader/bin) names an
+ * assignment: its folder's name ("04-large-scan"), the name after its number, with - or _
+ * ("large-scan", "large_scan", any case), or its number standing alone ("04's", "(01-03)";
+ * not a part of another number, a date or a format such as "%04x"); and no #include names
+ * a path of assignments/. */
+enum { MAX_ASSIGNMENTS = 64 };
+typedef struct assignment_names {
+  int n;
+  char folder[MAX_ASSIGNMENTS][64], part[MAX_ASSIGNMENTS][64], under[MAX_ASSIGNMENTS][64];
+} assignment_names;
+
+/* The assignments as the grader finds them: assignments/NN-name/grade.conf. */
+static void read_assignment_names(assignment_names *a) {
+  glob_t g;
+  a->n = 0;
+  if (glob("assignments/*/grade.conf", 0, NULL, &g) == 0) {
+    for (size_t i = 0; i < g.gl_pathc && a->n < MAX_ASSIGNMENTS; i++) {
+      const char *f = g.gl_pathv[i] + strlen("assignments/"), *dash = strchr(f, '-');
+      int k = a->n++;
+      snprintf(a->folder[k], 64, "%.*s", (int)(strchr(f, '/') - f), f);
+      snprintf(a->part[k], 64, "%.*s", dash && dash < strchr(f, '/') ? (int)(strchr(f, '/') - dash - 1) : 0, dash ? dash + 1 : "");
+      memcpy(a->under[k], a->part[k], sizeof a->under[k]);
+      for (char *c = a->under[k]; *c; c++) *c = *c == '-' ? '_' : *c;
+    }
+    globfree(&g);
+  }
+}
+
+/* Whether the two characters num (an assignment's number) stand alone in line. */
+static int number_alone(const char *line, const char *num) {
+  for (const char *q = strstr(line, num); q; q = strstr(q + 1, num)) {
+    char before = q == line ? ' ' : q[-1], after = q[2];
+    if (!strchr("0123456789.:", after ? after : ' ') && !(before && strchr("0123456789.:/%+-_", before)) &&
+        !((before >= 'a' && before <= 'z') || (before >= 'A' && before <= 'Z')))
+      return 1;
+  }
+  return 0;
+}
+
+/* What of an assignment line names ("" when nothing), into what. */
+static int names_assignment(const char *line, const assignment_names *a, char *what, size_t cap) {
+  if (strstr(line, "#include") && strstr(line, "assignments/")) return snprintf(what, cap, "includes a file of assignments/"), 1;
+  for (int i = 0; i < a->n; i++) {
+    char num[3];
+    snprintf(num, sizeof num, "%.2s", a->folder[i]);
+    if (strcasestr(line, a->folder[i])) return snprintf(what, cap, "names %s", a->folder[i]), 1;
+    if (a->part[i][0] && (strcasestr(line, a->part[i]) || strcasestr(line, a->under[i])))
+      return snprintf(what, cap, "names %s (%s)", a->folder[i], a->part[i]), 1;
+    if (num[0] >= '0' && num[0] <= '9' && number_alone(line, num)) return snprintf(what, cap, "names %s by its number", a->folder[i]), 1;
+  }
+  return 0;
+}
+
+static const assignment_names *walk_names;
+static problems *walk_problems;
+
+static int check_grader_file(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st, (void)ftw;
+  if (type != FTW_F || !strncmp(path, "grader/tests/", 13) || !strncmp(path, "grader/bin/", 11)) return 0;
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[4096], what[160];
+  for (int n = 1; fgets(line, sizeof line, f); n++)
+    if (names_assignment(line, walk_names, what, sizeof what)) problem(walk_problems, "%s:%d: %s", path, n, what);
+  fclose(f);
+  return 0;
+}
+
+START_TEST(test_grader_names_no_assignment) {
+  assignment_names a;
+  read_assignment_names(&a);
+  ck_assert_msg(a.n > 0, "no assignments/*/grade.conf: run from the repository root");
+  problems p = {0, ""};
+  walk_names = &a, walk_problems = &p;
+  ck_assert_int_eq(nftw("grader", check_grader_file, 16, FTW_PHYS), 0);
+  report(&p);
+}
+END_TEST
+
+/* The check on lines that name an assignment and on lines that only look like it. */
+START_TEST(test_grader_names_fixture) {
+  assignment_names a = {2, {"04-large-scan", "01-warp-scan"}, {"large-scan", "warp-scan"}, {"large_scan", "warp_scan"}};
+  char what[160];
+  static const char *const NAMING[] = {"/* 04's scans */",        "(01-03)",          "-I assignments/04-large-scan",
+                                       "#include \"large_scan.h\"", "a Warp-Scan probe", "#include \"../../assignments/x.h\"",
+                                       "as in 04, the bench"};
+  static const char *const NOT[] = {"fprintf(f, \"\\u%04x\", c)", "2026-11-04", "0.04 s", "sm_90, 04:30", "a scan of 2^24 elements",
+                                    "x04 = 1", "104 ms"};
+  for (size_t i = 0; i < sizeof NAMING / sizeof *NAMING; i++) ck_assert_msg(names_assignment(NAMING[i], &a, what, sizeof what), "%s", NAMING[i]);
+  for (size_t i = 0; i < sizeof NOT / sizeof *NOT; i++)
+    ck_assert_msg(!names_assignment(NOT[i], &a, what, sizeof what), "%s: %s", NOT[i], what);
+}
+END_TEST
+
 
 /* Runs cmd (a shell pipeline printing one problem a line) and fails with its
  * output when it printed anything; fewer than min_seen lines on descriptor 3
@@ -286,7 +383,7 @@ static void shell_problems(const char *cmd, int min_seen, const char *what) {
  * "Over 500 lines: WHY" among the first 30 of its header. */
 START_TEST(test_long_files_say_why) {
   shell_problems("git ls-files -- '*.c' '*.h' '*.cu' '*.cuh' '*.sh' '*.awk' '*.gp' '*.mk' Makefile "
-                 "| grep -v -e '^grader/tests/' -e '^tests/' | while read -r f; do echo \"$f\" >&3; "
+                 "| grep -v -e '^grader/tests/' -e '^tests/' -e '^assignments/[^/]*/tests/' | while read -r f; do echo \"$f\" >&3; "
                  "n=$(wc -l < \"$f\"); [ \"$n\" -le 500 ] || head -30 \"$f\" | grep -q 'Over 500 lines: [a-z]' "
                  "|| echo \"$f: $n lines, and no 'Over 500 lines: why' in its first 30\"; done",
                  100, "source files over 500 lines");
@@ -331,6 +428,8 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_layout_has_every_folder);
   tcase_add_test(t, test_architecture_names_grader_folders);
   tcase_add_test(t, test_layout_fixture);
+  tcase_add_test(t, test_grader_names_no_assignment);
+  tcase_add_test(t, test_grader_names_fixture);
   tcase_add_test(t, test_long_files_say_why);
   tcase_add_test(t, test_results_indexed);
   tcase_add_test(t, test_scripts_have_one_home);

@@ -255,21 +255,22 @@ START_TEST(test_student_names_do_not_clash) {
     ck_assert_msg(run_shell(cmd) == 0, "%s", cmd);
     snprintf(cmd, sizeof cmd, "for f in '%s'/*.cu; do printf '%%s' '%s' >> \"$f\"; done", dir, STUDENT_NAMES);
     ck_assert_msg(run_shell(cmd) == 0, "%s", cmd);
-    /* The runner as the build makes it: runner.cu with the student's object, or
-     * (01-03) with the student's file included last (whose PTX the ptx checks read). */
+    /* The runner as the build makes it: runner/runner.cu with the student's object, or
+     * (link = inline) with the student's file included last (whose PTX the ptx checks read). */
     snprintf(cmd, sizeof cmd,
              "cd '%s' && N=\"${NVCC:-/usr/local/cuda/bin/nvcc}\"; R=\"$OLDPWD\"; F=\"-arch=sm_75 -std=c++17 -I$R/grader/protocol "
              "-I$R/grader/runner -I$R/assignments/%s -I.\"; "
-             "$N $F -c *.cu -o s.o > log 2>&1 && $N $F -c \"$R/assignments/%s/runner.cu\" -o r.o >> log 2>&1 && "
-             "{ grep -q '^#include \"'\"$(ls *.cu | head -1)\"'\"' \"$R/assignments/%s/runner.cu\" && "
+             "$N $F -c *.cu -o s.o > log 2>&1 && $N $F -c \"$R/assignments/%s/runner/runner.cu\" -o r.o >> log 2>&1 && "
+             "{ grep -q '^#include \"'\"$(ls *.cu | head -1)\"'\"' \"$R/assignments/%s/runner/runner.cu\" && "
              "$N -arch=sm_75 r.o \"$R/build/runner/librunner.a\" -lpthread -o h >> log 2>&1 || "
              "$N -arch=sm_75 r.o s.o \"$R/build/runner/librunner.a\" -lpthread -o h >> log 2>&1; } "
              "|| { cat log; exit 1; }",
              dir, names[i], names[i], names[i]);
     ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the runner (output above)", names[i]);
     snprintf(cmd, sizeof cmd,
-             "test ! -f assignments/%s/model.cu || \"${NVCC:-/usr/local/cuda/bin/nvcc}\" -arch=sm_75 -std=c++17 -Igrader/protocol -Igrader/lib "
-             "-Iassignments/%s -I'%s' -c assignments/%s/model.cu -o '%s'/m.o > '%s'/log 2>&1 || { cat '%s'/log; exit 1; }",
+             "m=$(sed -n 's/^model *= *//p' assignments/%s/grade.conf); test -z \"$m\" || \"${NVCC:-/usr/local/cuda/bin/nvcc}\" -arch=sm_75 "
+             "-std=c++17 -Igrader/protocol -Igrader/lib -Iassignments/%s -I'%s' -c \"assignments/%s/$m\" -o '%s'/m.o > '%s'/log 2>&1 || "
+             "{ cat '%s'/log; exit 1; }",
              names[i], names[i], dir, names[i], dir, dir, dir);
     ck_assert_msg(run_shell(cmd) == 0, "%s: a student's helper names clash with the CPU model (output above)", names[i]);
     remove_dir(dir);

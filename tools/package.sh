@@ -6,12 +6,14 @@
 #
 # Both hold the same tree: every file git tracks (as it is in the working tree; commit
 # new files first, so that nothing else lying in the checkout ships) except solutions/,
-# answer files, the GPU tier's faults (solutions with one bug each), its adversarial
-# suite (whose control is a copy of a solution) and research/ (tuning tools and probes
+# answer files, the GPU tier's faults (assignments/NN/tests/gpu-faults: solutions with one bug each), its adversarial
+# suite (assignments/NN/tests/adversarial, whose control includes a solution) and research/ (tuning tools and probes
 # built on the solutions, with some of their code), plus the
-# reference binaries assignments/NN/ref/reference, and ref/bench where the assignment has
-# baselines.cu (make bench A=04 runs it; built fat: FAT_GENCODE must be the flags in build/.gencode) and the grader and the judge prebuilt as grader/bin/grade and grader/bin/judge, which the
-# Makefile copies into place instead of building it (so no libinih-dev is needed).
+# reference binaries assignments/NN/ref/reference, and ref/bench where the assignment's
+# grade.conf declares baselines (make bench runs it; built fat: FAT_GENCODE must be the flags
+# in build/.gencode) and the grader and the judge prebuilt as grader/bin/grade and
+# grader/bin/judge, which the Makefile copies into place instead of building it (so no
+# libinih-dev is needed).
 # The Gradescope zip adds setup.sh and run_autograder at its root (tools/gradescope/);
 # A, when given, is the assignment its run_autograder grades.
 set -euo pipefail
@@ -33,7 +35,7 @@ mkdir -p "$stage" "$(dirname "$out")"
 git ls-files -z --cached |
   while IFS= read -r -d '' f; do
     case "$f" in
-      solutions/* | grader/tests/gpu-faults/* | grader/tests/adversarial/* | research/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
+      solutions/* | assignments/*/tests/gpu-faults/* | assignments/*/tests/adversarial/* | research/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
       # The reference's tuning record answers handout 04's task 3 and its questions: instructors only.
       docs/tuning-04.md | docs/results/tuning-0*) continue ;;
       # The variants test_counts.c compiles are patches of the solutions: their context is solution code.
@@ -51,8 +53,8 @@ for conf in assignments/*/grade.conf; do
   mkdir -p "$stage/$a/ref"
   cp -p "$a/ref/reference" "$stage/$a/ref/reference"
   n=$((n + 1))
-  # make bench runs the reference's bench build where the assignment has baselines (04's CUB rows).
-  if [ -f "$a/baselines.cu" ]; then
+  # make bench runs the reference's bench build where the assignment declares baselines (CUB rows).
+  if grep -q '^baselines *=' "$conf"; then
     [ -x "$a/ref/bench" ] || die "$a/ref/bench is missing (make reference)"
     cp -p "$a/ref/bench" "$stage/$a/ref/bench"
     n=$((n + 1))

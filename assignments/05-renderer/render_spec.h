@@ -1,5 +1,5 @@
 /* render_spec.h: the renderer's constants (assignment 05), macros only, so that
- * the CPU reference (grader/lib/render_cpu.h, scene.h, which include this file by
+ * the CPU reference (judge/render_cpu.h, scene.h, which include this file by
  * its path) and the GPU code students write (renderer.h, beside it) read the same
  * numbers from one place. It lives with the assignment because a student's file
  * may include only its assignment's headers (grader/inspect/inspect-student.sh). */

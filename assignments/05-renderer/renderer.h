@@ -1,6 +1,6 @@
 // renderer.h: what you write in renderer.cu (assignment 05), and the course's
 // device helpers that compute one pixel exactly as the CPU reference does
-// (grader/lib/render_cpu.h states the arithmetic; render_spec.h holds its
+// (assignments/05-renderer/judge/render_cpu.h states the arithmetic; render_spec.h holds its
 // constants). Use the helpers and your image matches the reference to the
 // last bit on normal scenes, and within 1e-6 on snow (the GPU's expf).
 //

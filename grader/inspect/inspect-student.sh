@@ -8,7 +8,9 @@
 # which the runner's link leaves out), nor run code the runner did not call (static
 # constructors and destructors: before the first call or after the last). FOLDERs
 # are the folders whose files the student's file may include: its assignment's
-# (assignments/NN) and its own. Paths are taken relative to the current folder,
+# (assignments/NN: its interface headers) and its own; only the files directly in
+# a FOLDER, not those of a folder below it (an assignment's judge/ holds its CPU
+# reference, its runner/ the course's side). Paths are taken relative to the current folder,
 # which is the repository root in the build. NVCC_BIN_DIR is where cuobjdump is
 # (empty: /usr/local/cuda/bin). The course's name prefixes are in
 # course-prefixes.txt beside this script.
@@ -18,8 +20,8 @@
 #   1. DEPFILE: a header under a cub/ or thrust/ folder (what was really compiled,
 #      so `#define H <cub/cub.cuh>` + `#include H` and vendored copies are seen);
 #   2. DEPFILE: a file of the repository (below the current folder, after `..` and
-#      symbolic links are resolved) outside every FOLDER: a course file included by
-#      a path such as "../../grader/lib/scan_cpu.c" (the first one is named);
+#      symbolic links are resolved) not directly in a FOLDER: a course file included by
+#      a path such as "../../grader/lib/scan_cpu.c" or "judge/scan_cpu.c" (the first one is named);
 #   3. host symbols (nm -C), defined or undefined: cub:: or thrust::;
 #   4. host symbols defined with external linkage (nm: a global type, not U) whose
 #      name begins with a prefix of course-prefixes.txt: the course's code, pasted
@@ -125,10 +127,10 @@ done <<< "$deps"
 root="$(pwd -P)/"
 allowed=()
 for f in "${folders[@]}"; do allowed+=("$(realpath -m -- "$f")/"); done
-# Whether path (resolved) lies in one of the FOLDERs.
+# Whether path (resolved) lies directly in one of the FOLDERs.
 allowed_path() {
   local a
-  for a in "${allowed[@]}"; do [[ $1 == "$a"* ]] && return 0; done
+  for a in "${allowed[@]}"; do [[ ${1%/*}/ == "$a" ]] && return 0; done
   return 1
 }
 mapfile -t listed <<< "$deps"

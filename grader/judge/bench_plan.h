@@ -1,6 +1,6 @@
 /* bench_plan.h: how many samples of how many calls a --bench row takes.
  *
- * A bench case (04's n2^24: 12 samples of 4 calls) is also timed at other
+ * A bench case (say n2^24: 12 samples of 4 calls) is also timed at other
  * sizes (2^20 .. 2^28). Above the case's size its plan is scaled down by the
  * size ratio, so that a sample holds no more elements than the case's does
  * (1 call at 2^26 and 2^28, not 4: the shared memory of 4 calls of 2^28 ints

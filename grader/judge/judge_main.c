@@ -1,7 +1,7 @@
 /* judge_main.c: the judge, the trusted side of every run of a runner (spec.h).
  *
- *   build/grader/judge --assignment 04-large-scan --runner build/starter/04-large-scan/runner \
- *       --variant decoupled_lookback --case n2^24 --seed 7 --result-fd 3
+ *   build/grader/judge --assignment NN-name --runner build/starter/NN-name/runner \
+ *       --variant VARIANT --case n2^24 --seed 7 --result-fd 3
  *
  * For each case: open it (the spec's buffers and state), send CASE, then warm-up
  * and timed samples of `batch` calls each. Before a sample the judge writes each
@@ -421,7 +421,7 @@ static void charge_student(side *d, int reps, int batch) {
   if (c.total_ms > 0) judge_phase_describe(stderr, spec->name, d[0].p->name, &c);
   double per_call = c.total_ms / batch;
   /* Charging waits for noise figures that hold on a GPU: at 42b1016 the defaults (2 % + 0.05 ms)
-   * charged 05's honest solution 0.1-0.7 ms a call (1.26-2.17x the reference) on an H100, while
+   * charged an honest solution (its frames) 0.1-0.7 ms a call (1.26-2.17x the reference) on an H100, while
    * phase-noise.sh measured steps differing by up to 29 % between two copies of the reference.
    * Until they are calibrated, the charge is reported, not added (SCANLAB_PHASE_CHARGE=1 adds it:
    * the CPU tier's tests). */

@@ -45,7 +45,7 @@
  * case's batch). Three, no warm-up: their median leaves out one slow first
  * sample, and they cost a duel three of the reference's batches: estimated,
  * not measured, about 0.2 s for a batch of 8 calls of 2^24 ints (512 MiB up
- * and down, and the inputs made), tens of ms for 05's frames; under 2 s over
+ * and down, and the inputs made), tens of ms for a rendered frame; under 2 s over
  * the 13 duels of a grading of all five. */
 #define SOLO_WARMUP 0
 #define SOLO_REPS 3

@@ -1,5 +1,5 @@
 /* scan_pool.h: every call a new input, and its scan checked without an
- * expected array: the judge's side of the scan assignments (01-04).
+ * expected array: the judge's side of the scan assignments.
  *
  * A case has a pool of n + SCAN_POOL_SLACK values from its seed (the spec fills
  * it) and their prefix sums P[j] = pool[0] + ... + pool[j - 1] (mod 2^32, by the
@@ -36,7 +36,7 @@ typedef struct scan_pool {
 
 /* Allocates the pool for n values of call-window; 0, or -1 with a reason. */
 int scan_pool_open(scan_pool *p, uint64_t seed, size_t n, uint32_t add_span, char *err, size_t cap);
-/* The int32 scans (01-03): a pool of ints in [-max_abs, max_abs] from c's seed,
+/* The int32 scans: a pool of ints in [-max_abs, max_abs] from c's seed,
  * its sums, and c's buffers: n ints in, n ints out. 0, or -1 with a reason. */
 int scan_pool_open_i32(judge_case *c, scan_pool *p, int32_t max_abs, uint32_t add_span, char *err, size_t cap);
 /* The prefix sums of the filled pool; 0, or -1 with a reason. */

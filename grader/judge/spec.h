@@ -7,10 +7,10 @@
  * compares them itself. Inputs, expected outputs and verdicts never exist in the
  * runner's process, so the student's code can neither read nor write them.
  *
- * An assignment's spec.c (assignments/NN/spec.c, plain C) says what its cases
+ * An assignment's spec.c (assignments/NN/judge/spec.c, plain C) says what its cases
  * are and what is right: its tables, the buffers of one call (open), the inputs
  * of call k (input) and either the expected outputs of call k (expect: the judge
- * compares with compare.h) or its own comparison (check: 04's scans compare
+ * compares with compare.h) or its own comparison (check: a scan may compare
  * against a prefix table without building the expected array). Every call of a
  * case gets its own input, warm-ups included, derived from (seed, call): no
  * output can be remembered from an earlier call, and state a scan keeps in its
@@ -69,18 +69,18 @@ typedef struct judge_case {
 } judge_case;
 
 typedef struct judge_spec {
-  const char *name; /* "04-large-scan" */
+  const char *name; /* the assignment's folder name, "NN-name" */
   const spec_variant *variants;
   int n_variants;
   const spec_case *cases;
   int n_cases;
   uint64_t max_n; /* --n above this is refused */
 
-  /* --bench: the case it times by default, or that case at these sizes (04), or
-   * these cases (05; after the sized rows where both are given: 04's graded
-   * find_repeats input); reps per row (0: the case's); the napkin math (NULL: 8n),
+  /* --bench: the case it times by default, or that case at these sizes, or
+   * these cases (after the sized rows where both are given: say the graded input
+   * of another variant); reps per row (0: the case's); the napkin math (NULL: 8n),
    * which sizes the copy row, and, where a variant moves other bytes than the
-   * copy (04's find_repeats), bench_bytes: what one call of that variant moves,
+   * copy (a compaction), bench_bytes: what one call of that variant moves,
    * for its GB/s column (NULL: bytes_moved). */
   const char *bench_case;
   const uint64_t *bench_sizes;
@@ -96,7 +96,7 @@ typedef struct judge_spec {
    * time a device copy of them takes (--floor). NULL: bytes_moved. */
   double (*unavoidable_bytes)(int variant, uint64_t n, uint64_t param);
 
-  /* Rows of the bench build's runner beyond the variants (04: CUB). Each shares
+  /* Rows of the bench build's runner beyond the variants (baselines such as CUB). Each shares
    * the inputs and verdict of a variant (NULL: variant 0) and is timed up to a
    * largest n (NULL: always). */
   const spec_variant *baselines;

@@ -1,7 +1,7 @@
 /* image.h: an RGBA float image, its PPM and PNG files, and a difference image.
  *
  * Pixel (x, y) is px[4 * (y * width + x) + c], c = 0..3 for red, green, blue,
- * alpha; row 0 is the BOTTOM row (the renderer's y axis points up). Files are
+ * alpha; row 0 is the BOTTOM row (the y axis points up). Files are
  * written top row first, as PPM and PNG expect. On the way to 8 bits each
  * channel is clamped to [0, 1] and becomes round(255 * v); reading back gives
  * v8 / 255 (alpha 1 for files without alpha).

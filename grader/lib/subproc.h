@@ -4,7 +4,7 @@
  * The one place the course's trusted host code forks and execs: the grader
  * (grader/src/proc.c: a check's program in its own process group), the judge
  * (grader/judge/session.c: a runner with only the protocol's descriptors) and
- * 03's CPU model (assignments/03-blelloch/model.cu: its table program). What
+ * an assignment's CPU model (its judge/model.cu: its table program). What
  * each reads from its child, and what it says about it, stays with the caller.
  * Deadlines are on the course's monotonic clock (clock.h: clock_now_s).
  * (The prefix is subproc_, not child_: grader/inspect/inspect-student.sh refuses a student's

@@ -1,6 +1,6 @@
 /* cli.h: the judge's command line (docs/grading.md, "The runner protocol"), parsed strictly.
  *
- *   --assignment NAME       the assignment whose spec judges the run (04-large-scan)
+ *   --assignment NAME       the assignment whose spec judges the run (its folder name, NN-name)
  *   --runner PATH           the runner: the untrusted program with the student's code
  *   --call-timeout S        seconds one batch of calls may take before the runner is killed (default 20)
  *   -- CMD...               a tool that starts the runner (compute-sanitizer ...): the runner's path is appended

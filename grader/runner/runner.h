@@ -52,7 +52,7 @@ typedef struct runner_call {
 } runner_call;
 
 typedef struct runner_assignment {
-  const char *name; /* "04-large-scan": checked by the judge */
+  const char *name; /* the assignment's folder name, "NN-name": checked by the judge */
   const char *const *slugs; /* the variants, then (bench build) the baselines */
   int n_slugs;
   /* Optional: the device workspace a case needs (the student's function). The

@@ -22,10 +22,10 @@ void runner_cuda_check(cudaError_t err, const char *what, const char *file, int 
 // The cache state every timed batch starts from. Poisoning the outputs just
 // before the timer starts leaves L2 full of their dirty lines, and the timed
 // calls would write them back to DRAM as they evict them: on an H100 that was
-// 7 us of find_repeats' 43 us at 2^24, more for a kernel that only reads than
+// 7 us of a 43 us compaction at 2^24, more for a kernel that only reads than
 // for one that writes, and a student's evict-first loads could leave the
 // write-back to the next, untimed, preparation instead
-// (docs/results/tuning-04-h100.txt, commits f11a0dd..8e043a9, 2026-11-26).
+// (the large scan's tuning record in docs/results/, commits f11a0dd..8e043a9, 2026-11-26).
 // So before each batch the runner reads a buffer of twice L2's size
 // (untimed): L2 then holds its clean lines only, and every call, the
 // student's, the reference's and the copy's, starts from the same clean L2.

@@ -15,8 +15,8 @@
  * the filter), and then no filter is in place (PR_SET_NO_NEW_PRIVS may be). */
 int sandbox_enter_guarded(const sandbox_guard *g, char *err, size_t cap);
 /* sandbox_enter_guarded with the program's own image guarded (sandbox_image) and no
- * descriptor: for a program of the course's that runs a student's functions (03's
- * model-tables). */
+ * descriptor: for a program of the course's that runs a student's functions (an
+ * assignment's model-tables). */
 int sandbox_enter(char *err, size_t cap);
 
 /* The second stage, entered once the runner's own set-up is done and before the first

@@ -114,18 +114,15 @@ static build_status status_of(submission_status s) {
   return s == SUBMISSION_REFUSED ? BUILD_REFUSED : s == SUBMISSION_MISSING ? BUILD_MISSING : BUILD_NOT_BUILT;
 }
 
+/* What to build, as the assignment's grade.conf declares it ([assignment]: link, model, model_tables, baselines). */
 static void set_paths(build_ctx *c) {
   const build_spec *s = c->s;
   build_result *r = c->r;
-  char probe[BUILD_PATH_MAX + 32];
   snprintf(c->adir, sizeof c->adir, "assignments/%s", s->conf->name);
   c->is_inline = s->conf->link == LINK_INLINE;
-  snprintf(probe, sizeof probe, "%s/model.cu", c->adir);
-  c->has_model = build_exists(probe);
-  snprintf(probe, sizeof probe, "%s/model_tables.cu", c->adir);
-  c->has_tables = build_exists(probe);
-  snprintf(probe, sizeof probe, "%s/baselines.cu", c->adir);
-  c->has_baselines = build_exists(probe);
+  c->has_model = s->conf->model[0] != 0;
+  c->has_tables = s->conf->model_tables[0] != 0;
+  c->has_baselines = s->conf->baselines[0] != 0;
   build_out_path(r->stage, s, "stage");
   build_out_path(r->runner, s, "runner");
   build_out_path(r->ptx, s, "runner.ptx");
@@ -143,10 +140,13 @@ static int hash_files(build_ctx *c, char hex[65]) {
   sha256_add_str(&h, s->conf->name);
   sha256_add_str(&h, s->conf->student);
   sha256_add_str(&h, c->is_inline ? "inline" : "object");
+  sha256_add_str(&h, s->conf->model);
+  sha256_add_str(&h, s->conf->model_tables);
+  sha256_add_str(&h, s->conf->baselines);
   sha256_add_str(&h, s->no_inspect ? "not inspected" : "inspected"); /* never reused across the two */
   submission_status st = submission_stage(s->dir, s->label, s->conf->student, c->r->stage, &c->r->files, &h, c->r->reason, sizeof c->r->reason);
   if (st != SUBMISSION_OK) return c->r->status = status_of(st), -1;
-  if (build_hash_course(&h, c->adir, c->r->reason, sizeof c->r->reason)) return c->r->status = BUILD_NOT_BUILT, -1;
+  if (build_hash_course(&h, c->adir, c->has_model, c->r->reason, sizeof c->r->reason)) return c->r->status = BUILD_NOT_BUILT, -1;
   sha256_hex(&h, hex);
   return 0;
 }

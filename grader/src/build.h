@@ -7,19 +7,21 @@
  *      [A-Za-z0-9._-], a symbolic link or anything that is not a regular file,
  *      and "missing file X" when the file grade.conf's `student` names is not there;
  *   2. hashes what the build depends on (build_hash.h): the staged files, the
- *      course files of assignments/NN, grader/runner, grader/protocol and the
- *      inspection, the flags, nvcc's version and the runner library. An earlier
- *      build in OUT is reused only when its stamp holds the same hash; otherwise
+ *      course files of assignments/NN (its own files, runner/ and, with a model,
+ *      judge/), grader/runner, grader/protocol and the inspection, the flags,
+ *      nvcc's version and the runner library. An earlier build in OUT is
+ *      reused only when its stamp holds the same hash; otherwise
  *      every output of it is removed before anything is compiled, so that
  *      nothing of an earlier build is ever graded;
  *   3. compiles the named file alone (nvcc -c, the student's flags, -Iassignments/NN
  *      -IOUT/stage: the folder's other files are there only to be #included),
  *      inspects the object (grader/inspect/inspect-student.sh), links the runner
- *      (assignments/NN/runner.cu with student.o, or, for `link = inline`, with the
+ *      (assignments/NN/runner/runner.cu with student.o, or, for `link = inline`, with the
  *      staged file #included: build_check.h then checks that what the runner
  *      includes is what was inspected), makes runner.ptx for the ptx checks, the
- *      model and model-tables where assignments/NN has model.cu and
- *      model_tables.cu, and the bench build (baselines.cu) when asked.
+ *      model and model-tables where grade.conf declares them (model,
+ *      model_tables), and the bench build (baselines) when asked: the build is
+ *      data, nothing is found by looking for a file.
  * Every tool runs through fork/exec with an argument array (proc.h): file names
  * are data, never make or shell text. Outputs keep their paths:
  * OUT/{runner,runner.ptx,student.o,model,model-tables,bench}, and OUT/build.log

@@ -14,6 +14,11 @@ static int under(const char *path, const char *folder) {
   return !strncmp(path, folder, n) && (path[n] == '/' || path[n] == 0);
 }
 
+/* Whether path lies directly in folder (both resolved), not in a folder below it. */
+static int directly_in(const char *path, const char *folder) {
+  return under(path, folder) && !strchr(path + strlen(folder) + 1, '/');
+}
+
 static int listed(char **paths, int n, const char *path) {
   for (int i = 0; i < n; i++)
     if (!strcmp(paths[i], path)) return 1;
@@ -35,10 +40,13 @@ static int refuse(build_result *r, build_status s, const char *fmt, const char *
 
 int build_check_runner(build_result *r, const char *runner_dep, const char *student_dep, const char *stage, const char *student,
                        const char *adir) {
-  char root[PATH_MAX], allowed[4][PATH_MAX], staged[PATH_MAX * 2];
-  const char *folders[4] = {adir, "grader/protocol", "grader/runner", stage};
+  char root[PATH_MAX], allowed[5][PATH_MAX], staged[PATH_MAX * 2], runner_dir[PATH_MAX];
+  snprintf(runner_dir, sizeof runner_dir, "%s/runner", adir);
+  /* the assignment's interface headers and its runner/ (not its judge/: the trusted side), the
+   * contracts, the runner's library, the staged files */
+  const char *folders[5] = {adir, "grader/protocol", "grader/runner", stage, runner_dir};
   if (!realpath(".", root)) return refuse(r, BUILD_NOT_BUILT, "not built: cannot resolve the repository's folder%s%s", "", "");
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (!realpath(folders[i], allowed[i])) return refuse(r, BUILD_NOT_BUILT, "not built: cannot resolve %s%s", folders[i], "");
   snprintf(staged, sizeof staged, "%s/%s", allowed[3], student);
   char **run = NULL, **own = NULL;
@@ -61,7 +69,8 @@ int build_check_runner(build_result *r, const char *runner_dep, const char *stud
                   "refused: the runner's build of %s includes %s, which the inspected compile of it did not: a file the runner "
                   "includes must be what was inspected",
                   student, p + strlen(allowed[3]) + 1);
-    else if (under(p, root) && !under(p, allowed[0]) && !under(p, allowed[1]) && !under(p, allowed[2]) && !under(p, allowed[3]))
+    else if (under(p, root) && !directly_in(p, allowed[0]) && !under(p, allowed[1]) && !under(p, allowed[2]) && !under(p, allowed[3]) &&
+             !directly_in(p, allowed[4]))
       rc = refuse(r, BUILD_REFUSED,
                   "refused: %s includes a course file (%s) in the runner's build: your file may include only its assignment's "
                   "headers and files of its own folder",

@@ -51,11 +51,14 @@ static int hash_folder(sha256 *h, const char *folder, char *why, size_t cap) {
   return rc;
 }
 
-int build_hash_course(sha256 *h, const char *adir, char *why, size_t cap) {
+int build_hash_course(sha256 *h, const char *adir, int with_judge, char *why, size_t cap) {
+  char runner[BUILD_PATH_MAX], judge[BUILD_PATH_MAX];
+  snprintf(runner, sizeof runner, "%s/runner", adir);
+  snprintf(judge, sizeof judge, "%s/judge", adir);
   /* grader/inspect: the inspection, its scripts and the lists they read. */
-  const char *folders[] = {adir, "grader/runner", "grader/protocol", "grader/inspect"};
+  const char *folders[] = {adir, runner, "grader/runner", "grader/protocol", "grader/inspect", with_judge ? judge : NULL};
   for (size_t i = 0; i < sizeof folders / sizeof *folders; i++)
-    if (hash_folder(h, folders[i], why, cap)) return -1;
+    if (folders[i] && hash_folder(h, folders[i], why, cap)) return -1;
   return 0;
 }
 

@@ -91,7 +91,8 @@ static int compile_student(build_ctx *c) {
   return rc;
 }
 
-/* grader/inspect/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR assignments/NN STAGING */
+/* grader/inspect/inspect-student.sh OBJECT DEPFILE SOURCE_NAME NVCC_BIN_DIR assignments/NN STAGING: the student's
+ * file may include the files directly in its assignment's folder (the interface headers) and its own. */
 static int inspect_student(build_ctx *c) {
   const build_spec *s = c->s;
   if (s->no_inspect) return 0; /* a course fixture (grade --no-inspect, --dir only) */
@@ -128,9 +129,10 @@ static void add_student(args *a, const build_ctx *c) {
   else add(a, "%s/student.o", c->s->out);
 }
 
-/* runner.cu linked with the student's code and the runner library into OUT/runner,
- * or (bench) with -DHX_BENCH into OUT/bench. Course-owned code is warning-free:
- * -Werror for object links, where runner.cu is compiled without the student's file. */
+/* The assignment's runner/runner.cu linked with the student's code and the runner library into
+ * OUT/runner, or (bench) with -DRUNNER_BENCH into OUT/bench (where it includes the declared
+ * baselines). Course-owned code is warning-free: -Werror for object links, where runner.cu is
+ * compiled without the student's file. */
 static int link_runner(build_ctx *c, int bench) {
   args a = {0};
   char tmp[BUILD_PATH_MAX + 16], dep[BUILD_PATH_MAX], obj_dep[BUILD_PATH_MAX];
@@ -139,7 +141,7 @@ static int link_runner(build_ctx *c, int bench) {
   build_out_path(dep, c->s, "runner.d");
   build_out_path(obj_dep, c->s, "student.d");
   runner_flags(&a, c);
-  if (bench) add(&a, "-DHX_BENCH");
+  if (bench) add(&a, "-DRUNNER_BENCH");
   if (!bench && !c->is_inline) {
     add(&a, "-Werror");
     add(&a, "all-warnings");
@@ -147,7 +149,7 @@ static int link_runner(build_ctx *c, int bench) {
     add(&a, "-Wall,-Wextra,-Werror");
   }
   add(&a, "-I%s", c->adir);
-  add(&a, "%s/runner.cu", c->adir);
+  add(&a, "%s/runner/runner.cu", c->adir);
   add_student(&a, c);
   add(&a, "build/runner/librunner.a");
   add(&a, "-lpthread");
@@ -187,7 +189,7 @@ static int make_ptx(build_ctx *c) {
   add(&a, "-I%s", c->adir);
   add(&a, "-I%s", c->r->stage);
   if (c->is_inline) {
-    add(&a, "%s/runner.cu", c->adir);
+    add(&a, "%s/runner/runner.cu", c->adir);
     add(&a, "-MD");
     add(&a, "-MF");
     add(&a, "%s", dep);
@@ -203,7 +205,7 @@ static int make_ptx(build_ctx *c) {
   return 0;
 }
 
-/* model-tables: assignments/NN/model_tables.cu with student.o and the sandbox (the model runs it). */
+/* model-tables: the declared model_tables (runner/NAME.cu) with student.o and the sandbox (the model runs it). */
 static int link_tables(build_ctx *c) {
   args a = {0};
   char dst[BUILD_PATH_MAX], tmp[BUILD_PATH_MAX + 16];
@@ -212,7 +214,7 @@ static int link_tables(build_ctx *c) {
   runner_flags(&a, c);
   if (c->is_inline) add(&a, "-rdc=true");
   add(&a, "-I%s", c->adir);
-  add(&a, "%s/model_tables.cu", c->adir);
+  add(&a, "%s/%s", c->adir, c->s->conf->model_tables);
   add(&a, "%s/student.o", c->s->out);
   add(&a, "build/runner/sandbox.o");
   add(&a, "build/runner/guard.o");
@@ -221,7 +223,7 @@ static int link_tables(build_ctx *c) {
   return step_to(c, STEP_LINK, &a, tmp, dst);
 }
 
-/* model: assignments/NN/model.cu, a trusted CPU program with the course library; it never links the student's code. */
+/* model: the declared model (judge/NAME.cu), a trusted CPU program with the course library; it never links the student's code. */
 static int link_model(build_ctx *c) {
   args a = {0};
   char tmp[BUILD_PATH_MAX + 16];
@@ -233,7 +235,7 @@ static int link_model(build_ctx *c) {
   add(&a, "-Igrader/protocol");
   add(&a, "-Igrader/lib");
   add(&a, "-I%s", c->adir);
-  add(&a, "%s/model.cu", c->adir);
+  add(&a, "%s/%s", c->adir, c->s->conf->model);
   add(&a, "build/lib/libcourse.a");
   add(&a, "-l:libpng16.a");
   add(&a, "-l:libz.a");

@@ -38,10 +38,10 @@ typedef struct build_tools {
 typedef struct build_spec {
   const assignment_conf *conf;
   const char *dir;   /* the student's folder */
-  const char *label; /* how messages name it ("starter/01-warp-scan") */
+  const char *label; /* how messages name it ("starter/NN-name") */
   const char *out;   /* the build folder (build/<src>/NN) */
   const build_tools *tools;
-  int bench;    /* make the bench build too (baselines.cu) */
+  int bench;    /* make the bench build too (where grade.conf declares baselines) */
   int no_build; /* compile nothing: use OUT only if it was built from these files */
   int no_inspect; /* a course fixture built past the inspection (grade --no-inspect; part of the hash) */
 } build_spec;

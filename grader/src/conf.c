@@ -149,6 +149,8 @@ static int validate(parser *p) {
     char why[200];
     if (d->rule && !d->rule(c, why, sizeof why)) return conf_perr(p, c->line, "[%s]: %s", c->name, why);
     if (c->max >= 0 && c->min > c->max) return conf_perr(p, c->line, "[%s]: min %ld is above max %ld", c->name, c->min, c->max);
+    if (c->kind == KIND_MODEL && !a->model[0])
+      return conf_perr(p, c->line, "[%s]: kind model needs the model program: [assignment] model = judge/NAME.cu", c->name);
   }
   return 1;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "conf.h"
 #include "conf_parse.h"
@@ -99,11 +100,33 @@ static int a_link(parser *p, const char *key, const char *v) {
   return 1;
 }
 
+/* A file of the assignment's folder that its build uses: SUB/NAME.cu, SUB being judge
+ * (trusted: never linked with the student's code) or runner (untrusted: linked with it),
+ * a regular file beside grade.conf. */
+static int set_build_file(parser *p, char *dst, const char *key, const char *v, const char *sub) {
+  size_t n = strlen(sub), len = strlen(v);
+  const char *name = v + n + 1;
+  if (strncmp(v, sub, n) || v[n] != '/' || !*name || strspn(name, SUBMISSION_NAME_CHARS) != strlen(name) || name[0] == '.' ||
+      len >= CONF_NAME_MAX || strcmp(v + len - 3, ".cu"))
+    return conf_perr(p, p->line, "%s: '%s' is not a .cu file of the assignment's %s/ folder (%s/NAME.cu)", key, v, sub, sub);
+  char path[600];
+  const char *slash = strrchr(p->path, '/');
+  snprintf(path, sizeof path, "%.*s%s%s", slash ? (int)(slash - p->path) : 1, slash ? p->path : ".", "/", v);
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return conf_perr(p, p->line, "%s: %s is not a file", key, path);
+  snprintf(dst, CONF_NAME_MAX, "%s", v);
+  return 1;
+}
+static int a_model(parser *p, const char *key, const char *v) { return set_build_file(p, p->a->model, key, v, "judge"); }
+static int a_model_tables(parser *p, const char *key, const char *v) { return set_build_file(p, p->a->model_tables, key, v, "runner"); }
+static int a_baselines(parser *p, const char *key, const char *v) { return set_build_file(p, p->a->baselines, key, v, "runner"); }
+
 static const struct {
   const char *name;
   assignment_parser parse;
-} ASSIGNMENT_KEYS[] = {{"name", a_name},       {"title", a_title},   {"timeout", a_timeout},
-                       {"forbid", a_forbid},   {"student", a_student}, {"link", a_link}};
+} ASSIGNMENT_KEYS[] = {{"name", a_name},       {"title", a_title},     {"timeout", a_timeout},           {"forbid", a_forbid},
+                       {"student", a_student}, {"link", a_link},       {"model", a_model},               {"model_tables", a_model_tables},
+                       {"baselines", a_baselines}};
 #define N_ASSIGNMENT_KEYS (int)(sizeof ASSIGNMENT_KEYS / sizeof *ASSIGNMENT_KEYS)
 
 /* ---------------------------------------------------------------- check keys */

@@ -69,8 +69,8 @@ typedef struct check_conf {
 /* How the runner takes the student's file ([assignment] link, build.h). */
 typedef enum student_link {
   LINK_NONE,   /* not given: grade.conf is refused */
-  LINK_INLINE, /* runner.cu #includes the staged file, so the course kernels inline its __device__ functions (01-03) */
-  LINK_OBJECT  /* the file is compiled alone into student.o and linked with the runner (04, 05) */
+  LINK_INLINE, /* runner.cu #includes the staged file, so the course kernels inline its __device__ functions */
+  LINK_OBJECT  /* the file is compiled alone into student.o and linked with the runner */
 } student_link;
 
 typedef struct assignment_conf {
@@ -81,6 +81,11 @@ typedef struct assignment_conf {
    * the student object (the folder's other files are only there to be #included) */
   char student[CONF_NAME_MAX];
   student_link link;
+  /* the rest of its build, declared (each a path in the assignment's folder, "" when not
+   * declared; the runner is always runner/runner.cu): a trusted CPU program built with the
+   * course library (judge/NAME.cu), the tables program it runs, linked with the student's
+   * object (runner/NAME.cu), and the file the bench build of runner.cu includes (runner/NAME.cu) */
+  char model[CONF_NAME_MAX], model_tables[CONF_NAME_MAX], baselines[CONF_NAME_MAX];
   char title[CONF_TEXT_MAX];
   double timeout_s;
   /* libraries the student's files may not use (cub, thrust): a file that does

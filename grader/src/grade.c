@@ -39,7 +39,7 @@ static const char USAGE[] =
     "             [--expect] [--timeout-scale X] [--cuda DIR] [--jobs N] [BUILD OPTIONS] [ASSIGNMENT ...]\n"
     "       grade --build-only [BUILD OPTIONS] [--src starter|solutions] [ASSIGNMENT ...]\n"
     "       grade --kinds      (the table of check kinds and their grade.conf keys)\n"
-    "ASSIGNMENT is a folder of assignments/ or its number (01), each named once; the default is all of them.\n"
+    "ASSIGNMENT is a folder of assignments/ or its number (NN), each named once; the default is all of them.\n"
     "--jobs N: checks run side by side (perf and metric checks always run alone); the default\n"
     "          depends on the CPU threads and the GPU's memory (docs/grading.md, \"Grading time\").\n"
     "The grader builds the student's code itself (docs/architecture.md, \"The student's build\"):\n"
@@ -47,7 +47,7 @@ static const char USAGE[] =
     "  --gencode FLAGS   nvcc's GPU flags, one argument (default: build/.gencode, which make writes)\n"
     "  --dir FOLDER      build the files of FOLDER instead of <src>/NN (one assignment)\n"
     "  --out DIR         into DIR instead of build/<src>/NN (with --dir)\n"
-    "  --bench           also the bench build (assignments/NN/baselines.cu)\n"
+    "  --bench           also the bench build (where grade.conf declares baselines)\n"
     "  --build-only      build, print each outcome, grade nothing (exit 1 when one failed)\n"
     "  --no-build        compile nothing: grade a build only if it was made from these files\n"
     "  --no-inspect      with --dir only: skip the inspection (the course's own GPU-tier probes that\n"
@@ -137,7 +137,7 @@ static int named_already(char names[][CONF_NAME_MAX], int n, const char *name) {
   return 0;
 }
 
-/* The assignment folders to grade, in order. "01" matches "01-warp-scan". */
+/* The assignment folders to grade, in order. "NN" matches "NN-name". */
 static int list_assignments(const options *o, char names[][CONF_NAME_MAX], int *n) {
   char dir[GRADE_PATH_MAX];
   snprintf(dir, sizeof dir, "%s/assignments", o->root);
@@ -160,7 +160,7 @@ static int list_assignments(const options *o, char names[][CONF_NAME_MAX], int *
     for (int i = 0; i < n_all && !found; i++)
       if (!strcmp(all[i], o->wanted[w]) || (!strncmp(all[i], o->wanted[w], len) && all[i][len] == '-')) {
         found = 1;
-        if (named_already(names, *n, all[i])) { /* "01 01", "01 01-warp-scan": refused, not graded twice */
+        if (named_already(names, *n, all[i])) { /* "NN NN", "NN NN-name": refused, not graded twice */
           fprintf(stderr, "grade: '%s' names %s, which an earlier argument names already: name each assignment once\n", o->wanted[w],
                   all[i]);
           rc = 2, dup = 1;

@@ -50,8 +50,8 @@ void kind_sanitizer_run(const assignment_ctx *a, const check_conf *c, check_resu
   check_finish(r, s, ok ? V_PASS : V_FAIL, score_all_or_nothing(c->points, ok), "%s", why);
 }
 
-/* A course-owned CPU program (assignments/NN/model.cu) built with the student's
- * file evaluates it without a GPU, e.g. the bank-conflict model of 03. It
+/* A course-owned CPU program (the model grade.conf declares, judge/NAME.cu) built with the
+ * student's file evaluates it without a GPU, e.g. a bank-conflict model. It
  * speaks the runner protocol; ok=0 means the model found a violation, and the
  * model's own line "CASE: ..." on stdout says which. */
 void kind_model_run(const assignment_ctx *a, const check_conf *c, check_result *r, story *s) {

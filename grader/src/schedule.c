@@ -176,8 +176,8 @@ void schedule_run(sched_item *items, int n, int jobs, sched_done_fn done, void *
     int running = 0, *order = malloc((size_t)n * sizeof *order), k = 0, last = 0;
     for (int i = 0; i < n; i++) last = items[i].index > last ? items[i].index : last;
     /* Round robin over the assignments (each one's first check, then each
-     * one's second, ...): a long check late in one assignment (04's
-     * correct-large) starts early instead of after every other assignment. */
+     * one's second, ...): a long check late in one assignment (a
+     * large scan's correct-large) starts early instead of after every other assignment. */
     for (int rank = 0; order && rank <= last; rank++)
       for (int i = 0; i < n; i++)
         if (items[i].index == rank) order[k++] = i;

@@ -1,8 +1,8 @@
 /* schedule.h: the order in which a grading's checks run, and how many at once.
  *
  * Most of a check's time is not GPU time: starting processes and CUDA
- * contexts, making inputs and checking outputs on the CPU, drawing 05's
- * reference frames, a sanitizer's instrumentation. So the checks that only
+ * contexts, making inputs and checking outputs on the CPU, drawing the
+ * reference images, a sanitizer's instrumentation. So the checks that only
  * need the GPU to be right (correct, sanitizer, ptx, model) run side by side,
  * up to `jobs` at a time, each in a child process of the grader. The checks
  * that time or profile the GPU (the kinds whose row has `alone`: perf,
@@ -38,8 +38,8 @@ enum { SCHED_MAX_JOBS = 16 };
 void schedule_run(sched_item *items, int n, int jobs, sched_done_fn done, void *arg);
 
 /* The default number of checks at once on this machine: a quarter of the CPU
- * threads, at most 4, and at most one per 8 GiB of the GPU's memory (04's
- * largest duel holds about 5 GiB); 1 when that leaves less than 2.
+ * threads, at most 4, and at most one per 8 GiB of the GPU's memory (the
+ * largest duel of the course holds about 5 GiB); 1 when that leaves less than 2.
  * gpu_note is the grader's line about the device ("..., 79 GiB, ..."). */
 int schedule_default_jobs(int have_gpu, const char *gpu_note);
 

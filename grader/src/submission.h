@@ -32,7 +32,7 @@ typedef enum submission_status {
   SUBMISSION_ERROR    /* the staging folder could not be written: why says so */
 } submission_status;
 
-/* Checks folder dir (called label in messages, e.g. "starter/01-warp-scan"),
+/* Checks folder dir (called label in messages, e.g. "starter/NN-name"),
  * makes stage afresh (mode 0700; an earlier stage is removed) and copies every
  * file of dir into it, adding each file's name, size and bytes to h in name
  * order. student, the file the handout names, must be one of them. */

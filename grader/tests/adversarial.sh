@@ -1,36 +1,42 @@
 #!/usr/bin/env bash
 # adversarial.sh [--run] [--no-build] [--build-dir DIR] [--jobs N] [NAME...]: the adversarial suite.
 #
-# Each attempt in grader/tests/adversarial/<name>/ is a student's file (large_scan.cu
-# for 04, renderer.cu for 05) that tries to get points without the work; its header
-# says how, and why it must fail. For each attempt this script assembles the folder a
-# student would hand in, BUILD/<name>/src: the attempt's file, the shared headers of
-# common/ beside it (its `#include "../common/X"` read as "X"), the course files a line
-# `// adversarial.sh copies: PATH` names (as a student may copy a course header into
-# their own folder; 04-run-reference: grader/protocol/wire.h), and, for an attempt
-# that includes solutions/NN's file (04-control), that folder's files with the file
-# renamed solution.cu; any other `#include "../..."` is given as the absolute path it
-# reaches from the attempt's folder (04-include-cpu-reference: grader/lib/scan_cpu.c).
-# Then the grader's own build does the rest, as for any student (grade --build-only
-# --dir BUILD/<name>/src --out BUILD/<name>: the file compiled alone, inspected by
-# grader/inspect/inspect-student.sh, the runner linked): one recipe, grader/src/build.c. With --run (on a machine with a CUDA GPU)
-# it then runs the judge on the runner, case by case:
+# Each assignment may keep attempts in assignments/NN-name/tests/adversarial/<attempt>/: a
+# student's file (the one .cu of the folder, named as grade.conf's `student`) that tries to
+# get points without the work; its header says how, and why it must fail. The attempt's name
+# in this suite is NN-<attempt> (04-memoize). The verdict each must get is a row of the
+# file `verdicts` beside the attempts (below); a folder without a row, or a row without a
+# folder, stops the script. For each attempt this script assembles the folder a student
+# would hand in, BUILD/<name>/src: the attempt's file, the shared headers beside it (this
+# folder's common/ and the assignment's adversarial/common/; its `#include "../common/X"`
+# read as "X"), the course files a line `// adversarial.sh copies: PATH` names (as a student
+# may copy a course header into their own folder), and, for an attempt that includes a
+# solution's file (`#include ".../solutions/NN-name/FILE.cu"`, a control row), that
+# folder's files with the file renamed solution.cu; any other `#include "../..."` is given
+# as the absolute path it reaches from the attempt's folder (an attempt that includes the
+# course's CPU reference). Then the grader's own build does the rest, as for any student
+# (grade --build-only --dir BUILD/<name>/src --out BUILD/<name>: the file compiled alone,
+# inspected by grader/inspect/inspect-student.sh, the runner linked): one recipe, grader/src/build.c.
+# With --run (on a machine with a CUDA GPU) it then runs the judge on the runner, case by
+# case (the `cases` row of the verdicts file):
 #   build/grader/judge --assignment NN --runner BIN [--variant V] --case C --reps 3 --result-fd 3 3>results
-# 04: decoupled_lookback on n1025 and n2^24, find_repeats on rep-few; 05: render on
-# rgb-256x256 and pattern. Each run starts in a folder of its own under the build
+# Each run starts in a folder of its own under the build
 # dir (assignments/ linked in, an empty grade-results/latest/), in a session of its
 # own (setsid), so that an attempt that got through the sandbox damages nothing
 # but shows: a line "ADVERSARIAL-BREACH" on stderr, a file in that grade-results/,
 # or a process of the runner still alive after the judge ends fails the row
 # whatever the verdict.
 #
-# The verdict each attempt must get is in the table below:
+# A verdicts file: lines of columns separated by " | " (spaces around it: an ERE may hold a
+# '|' of its own, never with spaces around it); '#' starts a comment line. One row
+#   cases | VARIANT CASE | VARIANT CASE ...
+# names the judge runs; every other row is ATTEMPT | BUILD | one verdict per case:
 #   build column: built | refused:ERE (inspect-student.sh's line) | link:ERE (the link's messages)
 #   case columns: pass (judge exit 0, one result line, ok=1, no call wrong)
 #                 wrong-all (judge exit 0, one result line, ok=0, every call wrong: bad_reps ==
-#                   verified; "wrong in 5 of 5 calls" on stderr for n1025)
+#                   verified; "wrong in 5 of 5 calls" on stderr for a case of one call)
 #                 wrong-but-first (the same, every call but the first: bad_reps == verified - 1;
-#                   "wrong in 4 of 5 calls" for n1025, 2 warm-ups + 3 samples of one call)
+#                   "wrong in 4 of 5 calls" for a case of one call, 2 warm-ups + 3 samples)
 #                 slow:MS (pass, and the result line's min_ms at least MS: work the attempt
 #                   left running after its call returned was timed)
 #                 exit5:ERE (judge exit 5, no result line, ERE on stderr)
@@ -45,7 +51,7 @@
 #                 none (not run in this row: its trick is timed on another case)
 #                 - (not run: the build decided it)
 # The counts come from the result line, since a case's calls per sample (spec.c's
-# batch) may change: n1025 makes 5 calls, n2^24 5 x its batch, 05's cases 5 x 16.
+# batch) may change.
 # Prints one line per attempt, "PASS name: verdict", "FAIL name: got ... want ..."
 # or (without --run, for rows that need a GPU) "SKIP name: needs a GPU", then
 # "N passed, M failed". Exit status: 0 all passed, 1 a row failed, 2 bad usage or
@@ -106,48 +112,6 @@ INSPECT=grader/inspect/inspect-student.sh
 ADV=grader/tests/adversarial
 
 # ------------------------------------------------------------------ the table
-# name | build | 04: n1025 | n2^24 | rep-few (find_repeats)   05: rgb-256x256 | pattern
-PROTOCOL='case [^ ]+: the runner (broke the protocol|exited with status 0|was killed by signal)'
-SANDBOX_KILL='case [^ ]+: the runner was killed by the sandbox'
-ATTEMPTS="
-04-control               | built | pass            | pass            | pass
-04-forge-lines           | refused:^refused: large_scan.cu calls write, | - | - | -
-04-forge-exit            | refused:^refused: large_scan.cu calls (_exit|write), | - | - | -
-04-read-secrets          | refused:^refused: large_scan.cu calls (__ctype_toupper_loc|close|environ|fclose|fopen|fread|getppid|open|openat|syscall), | - | - | -
-04-run-reference         | refused:^refused: large_scan.cu calls (_exit|close|environ|execv|fgets|fork|ftruncate|mmap|munmap|pclose|pipe|popen|posix_spawn[a-z_]*|syscall|system|waitpid|wire_recv|wire_send), | - | - | -
-04-daemon                | refused:^refused: large_scan.cu calls (_exit|close|daemon|fork|open|setsid|sleep|write), | - | - | -
-04-forge-results-json    | refused:^refused: large_scan.cu calls (close|creat|mkdir|open|rename|write), | - | - | -
-04-memoize               | built | wrong-but-first | wrong-but-first | wrong-but-first
-04-stale-workspace       | built | wrong-but-first | wrong-but-first | wrong-but-first
-04-gpu-memory-hunt       | refused:^refused: large_scan.cu calls cudaGetDriverEntryPointByVersion, | - | - | -
-04-kill-judge            | refused:^refused: large_scan.cu calls (getppid|kill|syscall), | - | - | -
-04-late-stream           | built | slow:0.45       | slow:0.45       | slow:0.45
-04-late-per-thread       | built | slow:0.45       | slow:0.45       | slow:0.45
-04-late-graph            | built | slow:0.45       | slow:0.45       | slow:0.45
-04-late-callback         | refused:^refused: large_scan.cu calls (clock_gettime|cudaLaunchHostFunc), | - | - | -
-04-thread-precompute     | refused:^refused: large_scan.cu calls pthread_create, | - | - | -
-04-forge-done            | refused:^refused: large_scan.cu calls write, | - | - | -
-04-patch-timer           | refused:^refused: large_scan.cu defines cudaEventElapsedTime, a symbol of the CUDA runtime | - | - | -
-04-settle-precompute     | built | none            | nogain:3        | none
-04-early-done-timer      | built | none            | nogain:3        | none
-04-spin-into-reference   | built | none            | nogain:3        | none
-04-spin-other-context    | built | none            | nogain:2        | none
-04-extern-cpu-reference  | refused:^refused: large_scan.cu calls (scan_cpu_i32|compact_cpu_repeats), | - | - | -
-04-cub-disguised         | refused:^refused: large_scan.cu uses CUB \(it includes cub/ | - | - | -
-04-thrust-alias          | refused:^refused: large_scan.cu uses Thrust \(it includes thrust/ | - | - | -
-04-static-ctor           | refused:^refused: large_scan.cu defines a static constructor \(adv_before_sandbox\) | - | - | -
-04-global-ctor           | refused:^refused: large_scan.cu (defines a global object with a constructor|initializes a global at load time) | - | - | -
-04-include-cpu-reference | refused:^refused: large_scan.cu includes a course file \(grader/lib/scan_cpu.c\) | - | - | -
-04-interpose-syscall     | refused:^refused: large_scan.cu defines syscall, a symbol of the C library | - | - | -
-04-interpose-readwrite   | refused:^refused: large_scan.cu defines read, a symbol of the C library | - | - | -
-04-interpose-prctl       | refused:^refused: large_scan.cu defines prctl, a symbol of the C library | - | - | -
-05-forge-lines           | refused:^refused: renderer.cu calls write, | - | -
-05-memoize-frame         | built | wrong-but-first | wrong-but-first
-05-background-only       | built | wrong-all       | wrong-all
-"
-CASES_04=("decoupled_lookback n1025" "decoupled_lookback n2^24" "find_repeats rep-few")
-CASES_05=("render rgb-256x256" "render pattern")
-
 trim() {
   local s=$1
   s=${s#"${s%%[![:space:]]*}"}
@@ -155,30 +119,61 @@ trim() {
   printf '%s' "$s"
 }
 
+# Every assignment's verdicts file: NAMES (NN-attempt, in the files' order), and for each
+# name its folder, assignment, build verdict and case verdicts; each assignment's cases.
 NAMES=()
-declare -A WANT_BUILD WANT_CASES
-while IFS= read -r row; do
-  [ -n "$(trim "$row")" ] || continue
-  row=${row// | /$'\x1f'} # columns: " | " (an ERE may hold a '|' of its own, never with spaces around it)
-  IFS=$'\x1f' read -r -a cols <<< "$row"
-  name=$(trim "${cols[0]}")
-  NAMES+=("$name")
-  WANT_BUILD[$name]=$(trim "${cols[1]}")
-  wants=""
-  for ((i = 2; i < ${#cols[@]}; i++)); do wants+="$(trim "${cols[i]}")"$'\n'; done
-  WANT_CASES[$name]=$wants
-done <<< "$ATTEMPTS"
+declare -A WANT_BUILD WANT_CASES DIR_OF ASG_OF CASES_OF
+for table in assignments/*/tests/adversarial/verdicts; do
+  [ -f "$table" ] || continue
+  adir=${table%/verdicts}
+  a=${table#assignments/}
+  a=${a%%/*}
+  line=0
+  while IFS= read -r row || [ -n "$row" ]; do
+    line=$((line + 1))
+    [ -n "$(trim "$row")" ] || continue
+    case $row in '#'*) continue ;; esac
+    row=${row// | /$'\x1f'}
+    IFS=$'\x1f' read -r -a cols <<< "$row"
+    attempt=$(trim "${cols[0]}")
+    if [ "$attempt" = cases ]; then
+      CASES_OF[$a]=""
+      for ((i = 1; i < ${#cols[@]}; i++)); do CASES_OF[$a]+="$(trim "${cols[i]}")"$'\n'; done
+      continue
+    fi
+    name=${a%%-*}-$attempt
+    [ -d "$adir/$attempt" ] || { echo "adversarial: $table:$line: no folder $adir/$attempt for row '$attempt'" >&2; exit 2; }
+    [ -z "${WANT_BUILD[$name]+x}" ] || { echo "adversarial: $table:$line: a second row for '$attempt'" >&2; exit 2; }
+    NAMES+=("$name")
+    DIR_OF[$name]=$adir/$attempt
+    ASG_OF[$name]=$a
+    WANT_BUILD[$name]=$(trim "${cols[1]:-}")
+    wants=""
+    for ((i = 2; i < ${#cols[@]}; i++)); do wants+="$(trim "${cols[i]}")"$'\n'; done
+    WANT_CASES[$name]=$wants
+  done < "$table"
+  [ -n "${CASES_OF[$a]+x}" ] || { echo "adversarial: $table has no 'cases | VARIANT CASE | ...' row" >&2; exit 2; }
+  # Every attempt in the folder has its verdict (common/ holds shared headers).
+  for d in "$adir"/*/; do
+    n=$(basename "$d")
+    [ "$n" = common ] || [ -n "${WANT_BUILD[${a%%-*}-$n]+x}" ] || { echo "adversarial: $adir/$n has no row in $table" >&2; exit 2; }
+  done
+done
+# An assignment with attempts and no verdicts file.
+for d in assignments/*/tests/adversarial/; do
+  [ -f "$d/verdicts" ] || { echo "adversarial: ${d%/} has no verdicts file" >&2; exit 2; }
+done
 
 if [ ${#ONLY[@]} -gt 0 ]; then
   for n in "${ONLY[@]}"; do
-    [ -n "${WANT_BUILD[$n]+x}" ] || { echo "adversarial: no attempt '$n' in the table" >&2; exit 2; }
+    [ -n "${WANT_BUILD[$n]+x}" ] || { echo "adversarial: no attempt '$n' in any verdicts file" >&2; exit 2; }
   done
   NAMES=("${ONLY[@]}")
 fi
 # The attempt's student file: the one .cu of its folder.
 src_of() {
   local f
-  for f in "$ADV/$1"/*.cu; do
+  for f in "${DIR_OF[$1]}"/*.cu; do
     if [ -f "$f" ]; then
       printf '%s\n' "$f"
       return 0
@@ -186,21 +181,12 @@ src_of() {
   done
   return 0
 }
-assignment_of() {
-  case $(basename "$(src_of "$1")") in
-    large_scan.cu) echo 04-large-scan ;;
-    renderer.cu) echo 05-renderer ;;
-    *) echo unknown ;;
-  esac
-}
+assignment_of() { printf '%s\n' "${ASG_OF[$1]}"; }
+# The file grade.conf's `student` names for the attempt's assignment.
+student_of() { sed -n 's/^student *= *//p' "assignments/$(assignment_of "$1")/grade.conf" | head -1; }
 
 for n in "${NAMES[@]}"; do
-  [ -n "$(src_of "$n")" ] || { echo "adversarial: $ADV/$n has no .cu file" >&2; exit 2; }
-done
-# Every attempt in the folder has its verdict here (common/ holds shared headers).
-for d in "$ADV"/*/; do
-  n=$(basename "$d")
-  [ "$n" = common ] || [ -n "${WANT_BUILD[$n]+x}" ] || { echo "adversarial: $ADV/$n has no row in the table" >&2; exit 2; }
+  [ -n "$(src_of "$n")" ] || { echo "adversarial: ${DIR_OF[$n]} has no .cu file" >&2; exit 2; }
 done
 
 # ------------------------------------------------------------------ building
@@ -222,6 +208,7 @@ assemble() {
   rm -rf "$dir"
   mkdir -p "$dir"
   cp "$ADV"/common/* "$dir/"
+  [ ! -d "${DIR_OF[$name]%/*}/common" ] || cp "${DIR_OF[$name]%/*}"/common/* "$dir/"
   copy_course_files "$name" "$dir.copied" || return 1
   cp "$dir.copied"/. "$dir/" -r && rm -rf "$dir.copied"
   sol=$(sed -n 's|^#include "[./]*solutions/\([0-9a-z-]*\)/\([a-z_]*\.cu\)".*|\1 \2|p' "$src" | head -1)
@@ -234,7 +221,7 @@ assemble() {
     while IFS= read -r line || [ -n "$line" ]; do
       if [[ $line =~ ^#include\ \"(\.\./[^\"]*)\" ]]; then
         rel=${BASH_REMATCH[1]}
-        printf '#include "%s"\n' "$(realpath -m -- "$ADV/$name/$rel")"
+        printf '#include "%s"\n' "$(realpath -m -- "${DIR_OF[$name]}/$rel")"
       else
         printf '%s\n' "$line"
       fi
@@ -250,8 +237,8 @@ build_one() {
   out=$BUILD/$name
   mkdir -p "$out"
   rm -f "$out/verdict"
-  if [ "$a" = unknown ]; then
-    echo "does not compile: $(basename "$(src_of "$name")") is neither large_scan.cu (04) nor renderer.cu (05)" > "$out/verdict.tmp"
+  if [ "$(basename "$(src_of "$name")")" != "$(student_of "$name")" ]; then
+    echo "does not compile: $(src_of "$name") is not assignments/$a/grade.conf's student file ($(student_of "$name"))" > "$out/verdict.tmp"
   elif ! assemble "$name" "$out/src" 2> "$out/assemble.log"; then
     echo "does not compile: the course file it copies is missing: $(head -1 "$out/assemble.log")" > "$out/verdict.tmp"
   else
@@ -259,7 +246,7 @@ build_one() {
     # the inspection. The inspection must refuse it as it is; then it is built past it
     # (grade --no-inspect) so that --run shows what the sandbox and the judge's clock do.
     local noinspect=() probe_why=""
-    if [ -f "$ADV/$name/no-inspect" ]; then
+    if [ -f "${DIR_OF[$name]}/no-inspect" ]; then
       "$GRADE" --build-only --dir "$out/src" --out "$out" --nvcc "$NVCC" --gencode "-arch=$ARCH" "$a" > "$out/grade.log" 2>&1 || [ $? -eq 1 ]
       probe_why=$(sed -n "s|^build $out/src: ||p" "$out/grade.log" | tail -1)
       noinspect=(--no-inspect)
@@ -456,7 +443,7 @@ for name in "${NAMES[@]}"; do
     skipped=$((skipped + 1))
     continue
   fi
-  if [ "$(assignment_of "$name")" = 04-large-scan ]; then cases=("${CASES_04[@]}"); else cases=("${CASES_05[@]}"); fi
+  mapfile -t cases < <(printf '%s' "${CASES_OF[$(assignment_of "$name")]}")
   mapfile -t wants <<< "${WANT_CASES[$name]}"
   summary=""
   bad=""

@@ -28,7 +28,7 @@ bad() { echo "FAIL  $*"; failed=$((failed + 1)); }
 mkdir -p "$C/build"
 cp -a "$ROOT/Makefile" "$ROOT/mk" "$ROOT/tools" "$ROOT/grader" "$ROOT/assignments" "$ROOT/starter" "$C/"
 rm -rf "$C"/assignments/*/ref
-for d in lib protocol runner grader tools judge .gencode inspect-libs; do
+for d in lib assignments protocol runner grader tools judge .gencode inspect-libs; do
   [ -e "$ROOT/build/$d" ] && cp -a "$ROOT/build/$d" "$C/build/"
 done
 cp "$ROOT/solutions/$A/warp_scan.cu" "$W/solution.cu"

@@ -131,9 +131,9 @@ START_TEST(test_build_reused) {
   ck_assert_int_eq(grade(root, NULL, NULL), 0);
   ck_assert_int_eq(grade(root, "export FAKE_NVCC_LOG=$PWD/nvcc.log;", NULL), 0);
   ck_assert_msg(missing(root, "nvcc.log"), "an unchanged build was compiled again");
-  shell_in(root, "echo '// changed' >> assignments/99-fake/runner.cu");
+  shell_in(root, "echo '// changed' >> assignments/99-fake/runner/runner.cu");
   ck_assert_int_eq(grade(root, "export FAKE_NVCC_LOG=$PWD/nvcc.log;", NULL), 0);
-  shell_in(root, "grep -q 'assignments/99-fake/runner.cu' nvcc.log && ! grep -q 98-other nvcc.log");
+  shell_in(root, "grep -q 'assignments/99-fake/runner/runner.cu' nvcc.log && ! grep -q 98-other nvcc.log");
   remove_dir(root);
   free(root);
 }

@@ -116,7 +116,7 @@ static const char NVCC[] =
     "*)\n"
     "  grep -q FAKE_LINK_ERROR \"$obj\" && { echo \"/usr/bin/ld: $obj: in function \\`scan':\"; "
     "echo \"scan.cu:(.text+0x1): undefined reference to \\`course_helper'\"; echo 'collect2: error: ld returned 1 exit status'; exit 1; }\n"
-    "  a=${runner#assignments/}; a=${a%/runner.cu}; f=fake/$a.runner\n"
+    "  a=${runner#assignments/}; a=${a%/runner/runner.cu}; f=fake/$a.runner\n"
     "  grep -q FAKE_WRONG \"$obj\" && f=fake/$a.wrong-runner\n"
     "  cp \"$f\" \"$out\" && chmod +x \"$out\" ;;\n"
     "esac\n";
@@ -134,7 +134,7 @@ static void write_fake(const char *root, const char *name, const char *student, 
   snprintf(path, sizeof path, "%s/assignments/%s/grade.conf", root, name);
   snprintf(text, sizeof text, CONF, name, timeout);
   write_text(path, text, 0);
-  snprintf(path, sizeof path, "%s/assignments/%s/runner.cu", root, name);
+  snprintf(path, sizeof path, "%s/assignments/%s/runner/runner.cu", root, name);
   write_text(path, "// the fake assignment's runner: the fake nvcc links fake/NN.runner\n", 0);
   snprintf(path, sizeof path, "%s/assignments/%s/ref/reference", root, name);
   write_script(path, name, reference);

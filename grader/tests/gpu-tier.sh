@@ -10,15 +10,13 @@
 #   3. every reference case verifies (the reference run with --check on its
 #      whole case table);
 #   4. compute-sanitizer memcheck is clean on every variant of the solution.
-# Then lecture 03's experiment must agree with the bank-conflict count, lecture
-# 01's litmus test must see no stale read where fences forbid one, lecture
-# 06's examples must verify every version (the scan versions in order), and the
-# GPU faults of grader/tests/gpu-faults/ (a kernel that never ends, an
-# out-of-bounds shared write, a look-back that deadlocks or keeps only its last
-# row, and sealed-runner: a solution that first tries to unseal the runner's
-# image and replace its pipes, which the sandbox refuses while CUDA keeps
-# working) must give the verdicts in their expect.tsv, and the adversarial suite
-# (grader/tests/adversarial.sh --run) every verdict of its table.
+# Then each assignment's extras (assignments/NN-name/tests/gpu-tier.sh, which defines
+# extra_<assignment>). Then lecture 03's experiment must agree with the bank-conflict count,
+# lecture 01's litmus test must see no stale read where fences forbid one, lecture
+# 06's examples must verify every version (the scan versions in order), the GPU
+# faults of every assignment (assignments/NN-name/tests/gpu-faults/<fault>/: a solution with
+# one fault, built by make gpu-faults) must give the verdicts in their expect.tsv, and the
+# adversarial suite (grader/tests/adversarial.sh --run) every verdict of its tables.
 # Prints PASS/FAIL lines and a summary; exits 1 on any failure.
 set -u
 cd "$(dirname "$0")/../.."
@@ -55,7 +53,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# Assignment folders: all of them, or those named (01 or 01-warp-scan).
+# Assignment folders: all of them, or those named (NN or NN-name).
 assignments=()
 for d in assignments/*/grade.conf; do
   a=$(basename "$(dirname "$d")")
@@ -79,57 +77,13 @@ variants() { "$1" --list | awk '$1 == "variant" && $2 != "copy_d2d" {print $2}';
 cases() { "$1" --list | awk '$1 == "case" {print $2}'; }
 
 # ---------------------------------------------------------------- per-assignment extras
-
-# 02: the starter's in-place scan is wrong, and wrong differently from run to
-# run (the race of the handout's question 1): five runs of one case and seed.
-extra_02-hillis-steele() {
-  local bin=build/starter/02-hillis-steele/runner i wrong=0 distinct
-  for i in 1 2 3 4 5; do
-    "$bin" --variant hillis_steele_inclusive --case L1024 --check --reps 1 --warmup 0 --out "$TMP/hs$i.bin" \
-      2>/dev/null | grep -q ' ok=0 ' && wrong=$((wrong + 1))
-  done
-  distinct=$(md5sum "$TMP"/hs?.bin 2>/dev/null | cut -d' ' -f1 | sort -u | wc -l)
-  if [ "$wrong" -eq 5 ] && [ "$distinct" -gt 1 ]; then
-    ok "02: starter inclusive scan wrong in 5 of 5 runs, with $distinct different outputs (a race, not a fixed bug)"
-  else bad "02: starter inclusive scan wrong in $wrong of 5 runs with $distinct different outputs (want 5, and more than 1)"; fi
-}
-
-# 03: the CPU model's bank-conflict prediction against Nsight Compute's
-# counters, on two full tiles (case tiles2), for
-# the padded, unpadded and 16-bank layouts of the solution's scan. The runner is
-# in its sandbox under ncu, as in grading (--profiled: grader/runner/profiling.h,
-# issue 39): this row is also the proof that ncu's library profiles from inside it.
-extra_03-blelloch() {
-  local ncu=$CUDA_HOME/bin/ncu src v model bin pred want got
-  local M=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-  [ -x "$ncu" ] || { echo "NOTE  03: ncu not found at $ncu: model vs ncu not compared"; return; }
-  printf '    %-10s %-18s %12s %12s\n' source variant "model ld/st" "ncu ld/st"
-  # The solution's scan makes exactly the standard sweep's accesses, which the
-  # model counts; the starter's stops after the up-sweep, so it is not compared.
-  for src in solutions; do
-    for v in blelloch_padded blelloch_unpadded blelloch_gems16; do
-      model=build/$src/03-blelloch/model
-      bin=build/$src/03-blelloch/runner
-      # The model's extra passes per block of the 2048-leaf tree (printed first), times two blocks.
-      pred=$("$model" --variant "$v" --case banks | grep -m1 -o 'extra passes per block: [0-9]* on loads, [0-9]* on stores' |
-        awk '{print 2 * $5 "/" 2 * $8}')
-      build/grader/judge --assignment 03-blelloch --runner "$bin" --variant "$v" --case tiles2 --reps 1 --warmup 0 --profiled \
-        -- "$ncu" --metrics "$M" --kernel-name "$v" --launch-count 1 --csv --print-units base > "$TMP/ncu.csv" 2>&1
-      if grep -q ERR_NVGPUCTRPERM "$TMP/ncu.csv"; then
-        echo "NOTE  03: ncu may not read the GPU counters here (ERR_NVGPUCTRPERM): model vs ncu not compared"; return
-      fi
-      got=$(awk -F'","' '/op_ld.sum/ {gsub(/[^0-9.]/, "", $NF); ld = $NF} /op_st.sum/ {gsub(/[^0-9.]/, "", $NF); st = $NF}
-        END {print ld "/" st}' "$TMP/ncu.csv")
-      printf '    %-10s %-18s %12s %12s\n' $src $v "$pred" "$got"
-      if [ -n "$pred" ] && [ "$pred" = "$got" ]; then ok "03: ncu agrees with the model on $src $v: $got extra ld/st passes"
-      else bad "03: ncu reads $got extra ld/st passes on $src $v, the model predicts ${pred:-nothing}: $(grep -m1 -i error "$TMP/ncu.csv")"; fi
-    done
-  done
-}
-
-# Assignments that keep their extra checks in a file of their own (gpu-tier-NN.sh).
-for extra in grader/tests/gpu-tier-*.sh; do
-  [ -f "$extra" ] && source "$extra"
+# What only one assignment checks is in its own folder, assignments/NN-name/tests/gpu-tier.sh:
+# it defines extra_<assignment> (run below, after the common checks) and may use ok, bad,
+# TMP, CUDA_HOME and SAN.
+for extra in assignments/*/tests/gpu-tier.sh; do
+  [ -f "$extra" ] || continue
+  # shellcheck source=/dev/null
+  source "$extra"
 done
 
 [ $run_assignments = 1 ] || assignments=()
@@ -227,46 +181,46 @@ done
 
 # GPU faults: each is a solution with one fault; the grader must give the
 # expected verdict and reason, and still finish and write results.json.
-for dir in grader/tests/gpu-faults/*/; do
+for dir in assignments/*/tests/gpu-faults/*/; do
+  [ -d "$dir" ] || continue
   fault=$(basename "$dir")
-  for adir in "$dir"*/; do
-    a=$(basename "$adir")
-    bin=build/gpu-faults/$fault/$a/runner
-    [ -x "$bin" ] || { bad "gpu fault $fault: $bin missing (make test-gpu-build)"; continue; }
-    root=$TMP/fault-$fault
-    mkdir -p "$root"
-    t0=$(date +%s)
-    # the fault's own build (make gpu-faults: the folder it assembles, built by grade --build-only --dir --out)
-    # (--no-inspect where the fault is a probe of the sandbox that the inspection would refuse: its no-inspect file says why)
-    noinspect=(); [ ! -f "${dir}no-inspect" ] || noinspect=(--no-inspect)
-    "$GRADE" --no-build "${noinspect[@]}" --dir "build/gpu-faults/$fault/$a/src" --out "build/gpu-faults/$fault/$a" --results "$root/results" --cuda "$CUDA_HOME" \
-      --timeout-scale 0.25 "$a" > "$root/log" 2>&1
-    rc=$?
-    secs=$(( $(date +%s) - t0 ))
-    sed 's/^/    /' "$root/log"
-    tsv=$root/results/latest/results.tsv
-    [ -s "$tsv" ] || { bad "gpu fault $fault: no results.tsv (grader exit $rc)"; continue; }
-    while IFS=$'\t' read -r check verdict reason; do
-      case "$check" in ''|'#'*) continue ;; esac
-      got=$(awk -F'\t' -v c="$check" '$2 == c {print $4}' "$tsv")
-      line=$(grep -F "] $check " "$root/log" | tail -1)
-      if [ "$got" = "$verdict" ] && { [ -z "$reason" ] || grep -qF "$reason" <<< "$line"; }; then
-        ok "gpu fault $fault: $a/$check is $verdict${reason:+ ($reason)}, grading took ${secs} s"
-      else bad "gpu fault $fault: $a/$check is '$got', want $verdict${reason:+ with '$reason'}"; fi
-    done < "$dir/expect.tsv"
-    # memcheck.txt (VARIANT CASE TEXT): memcheck itself, run through the judge on
-    # the fault's runner, must name the fault (the grader does not run memcheck
-    # once the correctness check it requires has failed).
-    if [ -f "$dir/memcheck.txt" ]; then
-      read -r mv mc mtext < "$dir/memcheck.txt"
-      build/grader/judge --assignment "$a" --runner "$bin" --variant "$mv" --case "$mc" --reps 1 --warmup 0 \
-        -- "$SAN" --tool memcheck --error-exitcode 99 --print-limit 5 > "$TMP/fault-memcheck.log" 2>&1
-      mrc=$?
-      if [ $mrc -eq 99 ] && grep -qF "$mtext" "$TMP/fault-memcheck.log"; then
-        ok "gpu fault $fault: memcheck on $mv $mc reports '$mtext'"
-      else bad "gpu fault $fault: memcheck on $mv $mc exits $mrc, want 99 and '$mtext': $(grep -m1 '=========' "$TMP/fault-memcheck.log")"; fi
-    fi
-  done
+  a=${dir#assignments/}
+  a=${a%%/*}
+  bin=build/gpu-faults/$fault/$a/runner
+  [ -x "$bin" ] || { bad "gpu fault $fault: $bin missing (make test-gpu-build)"; continue; }
+  root=$TMP/fault-$fault
+  mkdir -p "$root"
+  t0=$(date +%s)
+  # the fault's own build (make gpu-faults: the folder it assembles, built by grade --build-only --dir --out)
+  # (--no-inspect where the fault is a probe of the sandbox that the inspection would refuse: its no-inspect file says why)
+  noinspect=(); [ ! -f "${dir}no-inspect" ] || noinspect=(--no-inspect)
+  "$GRADE" --no-build "${noinspect[@]}" --dir "build/gpu-faults/$fault/$a/src" --out "build/gpu-faults/$fault/$a" --results "$root/results" --cuda "$CUDA_HOME" \
+    --timeout-scale 0.25 "$a" > "$root/log" 2>&1
+  rc=$?
+  secs=$(( $(date +%s) - t0 ))
+  sed 's/^/    /' "$root/log"
+  tsv=$root/results/latest/results.tsv
+  [ -s "$tsv" ] || { bad "gpu fault $fault: no results.tsv (grader exit $rc)"; continue; }
+  while IFS=$'\t' read -r check verdict reason; do
+    case "$check" in ''|'#'*) continue ;; esac
+    got=$(awk -F'\t' -v c="$check" '$2 == c {print $4}' "$tsv")
+    line=$(grep -F "] $check " "$root/log" | tail -1)
+    if [ "$got" = "$verdict" ] && { [ -z "$reason" ] || grep -qF "$reason" <<< "$line"; }; then
+      ok "gpu fault $fault: $a/$check is $verdict${reason:+ ($reason)}, grading took ${secs} s"
+    else bad "gpu fault $fault: $a/$check is '$got', want $verdict${reason:+ with '$reason'}"; fi
+  done < "${dir}expect.tsv"
+  # memcheck.txt (VARIANT CASE TEXT): memcheck itself, run through the judge on
+  # the fault's runner, must name the fault (the grader does not run memcheck
+  # once the correctness check it requires has failed).
+  if [ -f "${dir}memcheck.txt" ]; then
+    read -r mv mc mtext < "${dir}memcheck.txt"
+    build/grader/judge --assignment "$a" --runner "$bin" --variant "$mv" --case "$mc" --reps 1 --warmup 0 \
+      -- "$SAN" --tool memcheck --error-exitcode 99 --print-limit 5 > "$TMP/fault-memcheck.log" 2>&1
+    mrc=$?
+    if [ $mrc -eq 99 ] && grep -qF "$mtext" "$TMP/fault-memcheck.log"; then
+      ok "gpu fault $fault: memcheck on $mv $mc reports '$mtext'"
+    else bad "gpu fault $fault: memcheck on $mv $mc exits $mrc, want 99 and '$mtext': $(grep -m1 '=========' "$TMP/fault-memcheck.log")"; fi
+  fi
 done
 
 # The adversarial suite (grader/tests/adversarial.sh): real student files that try

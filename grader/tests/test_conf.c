@@ -98,6 +98,15 @@ static const struct {
     {"[assignment]\nname = 99-fake\nstudent = my scan.cu\nlink = object\n" PTX_CHECK, 3, "is not a file name"},
     {"[assignment]\nname = 99-fake\nstudent = scan.cuh\nlink = object\n" PTX_CHECK, 3, "student: 'scan.cuh' is not a .cu file"},
     {"[assignment]\nname = 99-fake\nstudent = scan.cu\nlink = static\n" PTX_CHECK, 4, "link: 'static' is not one of inline, object"},
+    /* the rest of the build, declared: a .cu file of judge/ (the model) or runner/ (its tables, the baselines), there */
+    {HEAD "model = runner/model.cu\n" PTX_CHECK, 6, "model: 'runner/model.cu' is not a .cu file of the assignment's judge/ folder"},
+    {HEAD "model = judge/../../x.cu\n" PTX_CHECK, 6, "model: 'judge/../../x.cu' is not a .cu file"},
+    {HEAD "model = judge/model.cuh\n" PTX_CHECK, 6, "is not a .cu file of the assignment's judge/ folder (judge/NAME.cu)"},
+    {HEAD "model = judge/model.cu\n" PTX_CHECK, 6, "/judge/model.cu is not a file"},
+    {HEAD "model_tables = judge/tables.cu\n" PTX_CHECK, 6, "model_tables: 'judge/tables.cu' is not a .cu file of the assignment's runner/ folder"},
+    {HEAD "baselines = baselines.cu\n" PTX_CHECK, 6, "baselines: 'baselines.cu' is not a .cu file of the assignment's runner/ folder"},
+    {HEAD "baselines = runner/baselines.cu\n" PTX_CHECK, 6, "/runner/baselines.cu is not a file"},
+    {HEAD "[m]\nkind = model\nvariant = v\ncases = a\npoints = 1\n", 6, "[m]: kind model needs the model program: [assignment] model = judge/NAME.cu"},
     /* one spelling per key: another is refused, naming the right one */
     {HEAD "[c]\nkind = correct\nvariant = v\ncase = a\npoints = 1\n", 9, "'case' is not a key; write 'cases'"},
     {HEAD "[p]\nkind = perf\nvariant = v\ncases = a\ncase = a\npoints = 1\nfloor = 0.5\n", 10, "'case' is not a key; write 'cases'"},
@@ -108,6 +117,25 @@ static const struct {
           "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
           "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 11, "line longer than"},
 };
+
+/* The build's files, declared: loaded as written when they are there. */
+START_TEST(test_conf_build_files) {
+  static assignment_conf a;
+  char err[512] = "", path[512], file[600];
+  const char *const files[] = {"judge/model.cu", "runner/model_tables.cu", "runner/baselines.cu"};
+  for (int i = 0; i < 3; i++) snprintf(file, sizeof file, "%s/%s", dir, files[i]), write_text(file, "// x\n", 0);
+  int rc = load(HEAD "model = judge/model.cu\nmodel_tables = runner/model_tables.cu\nbaselines = runner/baselines.cu\n"
+                     "[m]\nkind = model\nvariant = v\ncases = a\npoints = 1\n",
+                &a, err, path);
+  ck_assert_msg(rc == 0, "%s", err);
+  ck_assert_str_eq(a.model, "judge/model.cu");
+  ck_assert_str_eq(a.model_tables, "runner/model_tables.cu");
+  ck_assert_str_eq(a.baselines, "runner/baselines.cu");
+  ck_assert_int_eq(load(HEAD PTX_CHECK, &a, err, path), 0);
+  ck_assert_msg(!a.model[0] && !a.model_tables[0] && !a.baselines[0], "a build file nobody declared: %s %s %s", a.model, a.model_tables,
+                a.baselines);
+}
+END_TEST
 
 START_TEST(test_conf_bad) {
   static assignment_conf a;
@@ -367,6 +395,7 @@ Suite *conf_suite(void) {
   TCase *t = tcase_create("grade.conf");
   tcase_add_checked_fixture(t, setup, teardown);
   tcase_add_test(t, test_conf_good);
+  tcase_add_test(t, test_conf_build_files);
   tcase_add_loop_test(t, test_conf_bad, 0, sizeof BAD / sizeof *BAD);
   tcase_add_test(t, test_conf_missing_file);
   tcase_add_test(t, test_conf_refused_spelling);

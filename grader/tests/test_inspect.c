@@ -1,4 +1,5 @@
 /* test_inspect.c: grader/inspect/inspect-student.sh on the objects of grader/tests/inspect/, compiled as the runner's build compiles a student's file. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,14 +467,33 @@ START_TEST(test_inspect_header_decls) {
 }
 END_TEST
 
+enum { MAX_ASSIGNMENTS = 64 };
+
+/* The assignments, read from the folders as the grader finds them (assignments/NN-name/grade.conf),
+ * so that a new one is checked without a list to edit. Returns how many. */
+static int assignment_folders(char names[][64]) {
+  glob_t g;
+  int n = 0;
+  if (glob("assignments/*/grade.conf", 0, NULL, &g) == 0) {
+    for (size_t i = 0; i < g.gl_pathc && n < MAX_ASSIGNMENTS; i++) {
+      const char *a = g.gl_pathv[i] + strlen("assignments/");
+      snprintf(names[n++], 64, "%.*s", (int)(strchr(a, '/') - a), a);
+    }
+    globfree(&g);
+  }
+  ck_assert_msg(n > 0, "no assignments/*/grade.conf: run from the repository root");
+  return n;
+}
+
 /* Every starter and solution, as the build compiled it (make test builds them all
  * before the unit tests), passes every check: the link's too. */
 START_TEST(test_inspect_course_builds) {
-  static const char *const NN[] = {"01-warp-scan", "02-hillis-steele", "03-blelloch", "04-large-scan", "05-renderer"};
+  static char NN[MAX_ASSIGNMENTS][64];
+  int n_nn = assignment_folders(NN);
   static const char *const SRC[] = {"starter", "solutions"};
   int seen = 0;
   for (size_t s = 0; s < 2; s++)
-    for (size_t i = 0; i < sizeof NN / sizeof *NN; i++) {
+    for (int i = 0; i < n_nn; i++) {
       char dir[256], o[600], d[600], cu[600], folders[600], b[1200], cmd[1024], what[300];
       snprintf(dir, sizeof dir, "%s/%s", SRC[s], NN[i]);
       if (access(dir, F_OK) != 0) continue; /* a clone without solutions/ */
@@ -495,7 +515,7 @@ START_TEST(test_inspect_course_builds) {
       expect_accepted(inspect_in(repo, "", o, d, cu, b, folders), what);
       seen++;
     }
-  ck_assert_msg(seen >= 5, "only %d starters and solutions found", seen);
+  ck_assert_msg(seen >= n_nn, "only %d starters and solutions found for %d assignments", seen, n_nn);
 }
 END_TEST
 
@@ -525,7 +545,7 @@ START_TEST(test_inspect_depfile_syntax) {
                  "escaped space", want);
   /* libcu++ and a name that only contains cub */
   expect_accepted(inspect_depfile(repo, "student.o: starter/04-large-scan/large_scan.cu /cuda/include/cccl/cuda/std/atomic \\\n"
-                                        "  /cuda/include/cccl/cuda/atomic starter/04-large-scan/cubic.h starter/04-large-scan/mycub/x.h\n"),
+                                        "  /cuda/include/cccl/cuda/atomic starter/04-large-scan/cubic.h /opt/mycub/x.h\n"),
                   "libcu++ and cub-like names");
   /* a vendored copy in the student's folder */
   const char *const vendored[] = {"uses CUB (it includes cub/device/device_scan.cuh)", NULL};
@@ -548,6 +568,10 @@ START_TEST(test_inspect_course_files) {
       {"s.o: starter/04-large-scan/large_scan.cu solutions/04-large-scan/lookback.cuh\n", "solutions/04-large-scan/lookback.cuh"},
       /* a folder whose name only begins like an allowed one */
       {"s.o: starter/04-large-scan-old/large_scan.cu\n", "starter/04-large-scan-old/large_scan.cu"},
+      /* a folder below an allowed one: the assignment's trusted side (its CPU reference) and its runner */
+      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/judge/compact_cpu.c\n",
+       "assignments/04-large-scan/judge/compact_cpu.c"},
+      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/runner/runner.cu\n", "assignments/04-large-scan/runner/runner.cu"},
   };
   for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
     char what[64], want[300];
@@ -673,8 +697,9 @@ static int has_prefix(const char *name, char prefixes[][64], int n) {
   return 0;
 }
 
-/* Every module of grader/protocol, grader/lib, grader/runner and grader/judge has its object, built by make
- * before the unit tests (tests.mk): a new module is checked as soon as it exists. */
+/* Every module of grader/protocol, grader/lib, grader/runner and grader/judge, and of every assignment's judge/
+ * (but its spec, build/judge/spec-NN-name.o), has its object, built by make before the unit tests (tests.mk):
+ * a new module is checked as soon as it exists. */
 static void need_objects(void) {
   static const char *const DIRS[][2] = {{"grader/protocol", "build/protocol"}, {"grader/lib", "build/lib"}, {"grader/runner", "build/runner"}, {"grader/judge", "build/judge"}};
   char cmd[1024];
@@ -683,6 +708,9 @@ static void need_objects(void) {
              DIRS[i][0], DIRS[i][1]);
     ck_assert_msg(run_shell(cmd) == 0, "an object of %s/*.c is missing from %s: make build/tests/unit builds them", DIRS[i][0], DIRS[i][1]);
   }
+  ck_assert_msg(run_shell("for c in assignments/*/judge/*.c; do case $c in */spec.c) continue ;; esac; "
+                          "[ -f \"build/${c%.c}.o\" ] || exit 1; done") == 0,
+                "an object of assignments/*/judge/*.c is missing from build/assignments/: make build/tests/unit builds them");
 }
 
 /* Every global symbol the course's libraries define begins with a prefix the
@@ -695,7 +723,8 @@ START_TEST(test_inspect_course_prefixes_cover) {
   /* "OBJECT<TAB>NAME" for every defined global symbol, demangled, without its parameters
    * (the judge's main and the C++ runtime's DW.ref.* aside) */
   snprintf(cmd, sizeof cmd,
-           "for o in build/protocol/*.o build/lib/*.o build/runner/*.o build/judge/*.o; do [ \"${o##*/}\" = judge_main.o ] && continue; "
+           "for o in build/protocol/*.o build/lib/*.o build/runner/*.o build/judge/*.o build/assignments/*/judge/*.o; do "
+           "[ \"${o##*/}\" = judge_main.o ] && continue; "
            "nm -g --defined-only -C \"$o\" | sed -E 's/^[[:xdigit:]]+ [A-Za-z] //; s/\\(.*//' | grep -v '^DW\\.ref\\.' "
            "| sed \"s|^|$o\t|\"; done > '%s/names'", dir);
   ck_assert_int_eq(run_shell(cmd), 0);
@@ -747,9 +776,11 @@ START_TEST(test_inspect_course_prefixes_used) {
   int n = read_prefixes(prefixes);
   for (int i = 0; i < n; i++) {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "grep -rqF --include='*.h' -- '%s' grader/protocol grader/lib grader/runner grader/judge", prefixes[i]);
-    ck_assert_msg(run_shell(cmd) == 0, "%s: prefix %s is in no header of grader/protocol, grader/lib, grader/runner or grader/judge", PREFIXES,
-                  prefixes[i]);
+    snprintf(cmd, sizeof cmd, "grep -rqF --include='*.h' -- '%s' grader/protocol grader/lib grader/runner grader/judge assignments/*/judge",
+             prefixes[i]);
+    ck_assert_msg(run_shell(cmd) == 0,
+                  "%s: prefix %s is in no header of grader/protocol, grader/lib, grader/runner, grader/judge or an assignment's judge/",
+                  PREFIXES, prefixes[i]);
   }
 }
 END_TEST
@@ -759,9 +790,9 @@ END_TEST
 
 /* The build's trust boundary is its include paths and libraries (docs/architecture.md,
  * "The student's object is compiled alone"): a student's file sees only
- * assignments/NN and its staged folder; the runner (grader/runner, runner.cu,
- * model_tables.cu) sees the contracts (grader/protocol), its own folder and
- * assignments/NN (and, for 01-03, which include the student's file, the staged
+ * assignments/NN and its staged folder; the runner (grader/runner, runner/runner.cu,
+ * runner/model_tables.cu) sees the contracts (grader/protocol), its own folder and
+ * assignments/NN (and, where link = inline, which includes the student's file, the staged
  * folder); librunner.a holds only grader/runner's and grader/protocol's
  * objects, and no runner links the course library or the grader's. Read from
  * the nvcc commands of the grader's build of every solution (grade --build-only
@@ -854,7 +885,8 @@ static const char RECORDING_NVCC[] =
     "echo built > \"$out\"\n";
 
 START_TEST(test_inspect_include_paths) {
-  static const char *const NN[] = {"01-warp-scan", "02-hillis-steele", "03-blelloch", "04-large-scan", "05-renderer"};
+  static char NN[MAX_ASSIGNMENTS][64];
+  int n_nn = assignment_folders(NN);
   /* a copy of what the build reads, with an inspection that accepts everything (its checks are tested above) */
   char *root = make_temp_dir("include-paths"), cmd[4096], path[1024], grade[1024];
   ck_assert(realpath("build/grader/grade", grade) != NULL);
@@ -871,7 +903,7 @@ START_TEST(test_inspect_include_paths) {
            "NVCC_ARGS_LOG='%s/args' '%s' --root '%s' --build-only --bench --src solutions --nvcc '%s/nvcc' --gencode -arch=sm_90 > '%s/log' 2>&1",
            root, grade, root, root, root);
   ck_assert_msg(run_shell(cmd) == 0, "grade --build-only with the recording nvcc failed (see %s/log)", root);
-  for (size_t i = 0; i < sizeof NN / sizeof *NN; i++) {
+  for (int i = 0; i < n_nn; i++) {
     char why[4096] = "";
     int commands = 0;
     snprintf(cmd, sizeof cmd, "grep -e 'assignments/%s' '%s/args' > '%s/one'", NN[i], root, root);
@@ -902,7 +934,7 @@ END_TEST
 /* The check reads what it must: a runner command with grader/lib on its path is refused. */
 START_TEST(test_inspect_include_paths_refuse) {
   char cmd[] = "/usr/local/cuda/bin/nvcc -O3 -Igrader/protocol -Igrader/lib -Iassignments/04-large-scan "
-               "assignments/04-large-scan/runner.cu build/solutions/04-large-scan/student.o build/lib/libcourse.a -o x";
+               "assignments/04-large-scan/runner/runner.cu build/solutions/04-large-scan/student.o build/lib/libcourse.a -o x";
   char why[1024] = "";
   ck_assert_int_eq(check_build_command(cmd, "04-large-scan", why, sizeof why), 2);
   ck_assert_msg(strstr(why, "-Igrader/lib") && strstr(why, "libcourse.a"), "%s", why);

@@ -1,27 +1,15 @@
-/* tests.h: the Check suites of the grader's tests and the helpers every test file
- * shares (the course's suites, in tests/, are course.h's). */
+/* tests.h: the list of the unit suites and the helpers every test file shares (the
+ * helpers only the course's tests use are course.h's). */
 #ifndef SCANLAB_TESTS_H
 #define SCANLAB_TESTS_H
 
 #include <check.h>
 #include <jansson.h>
 
-Suite *lib_suite(void);
-Suite *conf_suite(void);
-Suite *score_suite(void);
-Suite *json_suite(void);
-Suite *proc_suite(void);
-Suite *judge_suite(void);
-Suite *specs_suite(void);
-Suite *image_suite(void);
-Suite *scene_suite(void);
-Suite *render_suite(void);
-Suite *compact_suite(void);
-Suite *r05_suite(void);
-Suite *inspect_suite(void);
-Suite *sandbox_suite(void);
-Suite *model03_suite(void);
-Suite *build_suite(void);
+/* Every unit suite (NULL-ended), in build/tests/suites.c, which make writes with
+ * grader/tests/suites.sh from the test files it finds: a file's `Suite *NAME_suite(void) {`
+ * is registered there, never in a list kept by hand. */
+extern Suite *(*const unit_suites[])(void);
 
 /* Writes text to path (creating parent folders); mode 0755 when exec. Aborts the test on failure. */
 void write_text(const char *path, const char *text, int exec);

@@ -1,15 +1,23 @@
 # tests.mk: the CPU test tier (`make test`), included by the top-level Makefile.
-# Check unit suites (build/tests/unit: the grader's tests in grader/tests/ and the
-# course's in tests/, one binary), the fault-injection suite (build/tests/faults),
+# Check unit suites (build/tests/unit: the grader's tests in grader/tests/, the
+# course's in tests/ and each assignment's in assignments/NN/tests/, one binary, its
+# suites found by wildcard), the fault-injection suite (build/tests/faults),
 # every starter and solution compiled, the ptx checks.
 
 CHECK_FLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-TEST_CFLAGS := $(CFLAGS) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
+TEST_CFLAGS := $(CFLAGS) $(ASSIGNMENT_INCLUDES) -Igrader/tests -Itests -Igrader/runner -Igrader/judge $(CHECK_FLAGS)
 # The course's test files (every C file of tests/) build into build/tests/course/.
 COURSE_TEST_O := $(patsubst tests/%.c,$(B)/tests/course/%.o,$(wildcard tests/*.c))
+# Each assignment's own unit tests (assignments/NN/tests/test_*.c) build into
+# build/tests/assignments/NN/tests/, with its headers (assignments/NN, its judge/) on the path.
+ASSIGNMENT_TEST_C := $(wildcard assignments/*/tests/test_*.c)
+ASSIGNMENT_TEST_O := $(patsubst assignments/%.c,$(B)/tests/assignments/%.o,$(ASSIGNMENT_TEST_C))
+# Every suite of those files, registered in build/tests/suites.c (grader/tests/suites.sh).
+UNIT_TEST_C := $(wildcard grader/tests/test_*.c) $(wildcard tests/test_*.c) $(ASSIGNMENT_TEST_C)
+UNIT_SUITES_C := $(B)/tests/suites.c
 UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c) \
-  $(COURSE_TEST_O)
+  $(COURSE_TEST_O) $(ASSIGNMENT_TEST_O) $(B)/tests/suites.o
 # The runner on the host-memory device with a fake student (test_judge.c), and two builds of
 # it that only tests have: one whose "student" defines the runner's filter functions (linked
 # ahead of the runner's library, so the runner has no filter and believes it has), and one
@@ -19,17 +27,28 @@ FAKE_RUNNERS := $(FAKE_RUNNER) $(B)/tests/fake-runner-unfiltered $(B)/tests/fake
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/faults_build.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
+TEST_DEPS_H := $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 
-$(B)/tests/%.o: grader/tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+$(B)/tests/%.o: grader/tests/%.c $(TEST_DEPS_H)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-$(B)/tests/course/%.o: tests/%.c $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+$(B)/tests/course/%.o: tests/%.c $(TEST_DEPS_H)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
-# The judge's objects without its main, and every spec (test_specs.c).
-JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O)
+$(B)/tests/assignments/%.o: assignments/%.c $(TEST_DEPS_H) $(wildcard assignments/*/*.h assignments/*/judge/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -Iassignments/$(firstword $(subst /, ,$*)) -Iassignments/$(firstword $(subst /, ,$*))/judge -c $< -o $@
+
+# Rewritten only when the list of suites changes (FORCE: a test file added or removed).
+$(UNIT_SUITES_C): grader/tests/suites.sh FORCE
+	@bash grader/tests/suites.sh $@ $(UNIT_TEST_C)
+$(B)/tests/suites.o: $(UNIT_SUITES_C) grader/tests/tests.h
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+# The judge's objects without its main, every spec (test_specs.c) and the assignments' trusted modules.
+JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O) $(ASSIGNMENT_O)
 # Order-only: the objects test_inspect.c reads the course's symbols from (not linked).
 $(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
@@ -46,45 +65,28 @@ $(B)/tests/librunner-c.a: $(RUNNER_C_O)
 $(B)/tests/fake-runner-%: $(B)/tests/fake_runner-%.o $(B)/tests/backend_cpu.o $(B)/tests/librunner-c.a
 	$(CC) -o $@ $^ $(FAKE_LDFLAGS)
 
+# Every assignment's spec against its grade.conf and itself, on the CPU (spec_check.c).
+SPEC_CHECK := $(B)/tests/spec-check
+$(SPEC_CHECK): $(B)/tests/spec_check.o $(B)/judge/specs.o $(JUDGE_LIB_O) $(LIBGRADER)
+	$(CC) -o $@ $^ -l:libinih.a $(PNG_LIBS) -pthread -lm
+
 $(FAULTS): $(FAULTS_O) $(LIBGRADER)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) -lm
 
-# The 04 probe (research, run by hand on a GPU host: research/04-large-scan/probe/tma.cu)
-# includes the 04 solution and uses Hopper-only instructions (clusters, bulk
-# copies), so it is built for sm_90 whatever ARCH is, and only where solutions/ is.
-# With it, research/04-large-scan/tune.sh must parse (bash -n), and a shape other
-# than the reference's must compile as tune.sh compiles it (the object alone).
-PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/research/04-large-scan/tma $(B)/research/04-large-scan/tune-512x24x2.o)
-$(B)/research/04-large-scan/tma: research/04-large-scan/probe/tma.cu research/04-large-scan/probe/window_lookback.cuh \
-  $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h) assignments/04-large-scan/baselines.cu grader/runner/runner.h
-	@mkdir -p $(@D)
-	$(NVCC) -O3 -std=c++17 -arch=sm_90 -Werror all-warnings -Isolutions/04-large-scan -Iassignments/04-large-scan \
-	  -Igrader/runner $< -o $@
-$(B)/research/04-large-scan/tune-512x24x2.o: research/04-large-scan/tune.sh $(wildcard solutions/04-large-scan/* assignments/04-large-scan/*.h)
-	@mkdir -p $(@D)
-	bash -n $<
-	$(NVCC) -O3 -std=c++17 -arch=sm_90 -DLS_CFG_THREADS=512 -DLS_CFG_ITEMS=24 -DLS_CFG_MIN_BLOCKS=2 -Werror all-warnings \
-	  -Iassignments/04-large-scan -Isolutions/04-large-scan -c solutions/04-large-scan/large_scan.cu -o $@
-
-# The 05 tuning script (research/05-renderer/tune.sh, run by hand on a GPU host):
-# its syntax, and its default variant (the reference's policy) built by it.
-TUNE_05 := $(if $(HAVE_SOLUTIONS),$(B)/tune-05/ref)
-$(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/* assignments/05-renderer/*.h) \
-  assignments/05-renderer/runner.cu $(LIBRUNNER)
-	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
-
 .PHONY: test-builds test-run
+# An assignment.mk adds its own prerequisites of test-builds and test-run; the PTX of every
+# GPU fault (GPU_FAULTS_PTX, below) is derived from the folders.
 # Every starter, solution, lecture example and tool must compile (a starter is wrong, never broken):
 # the grader's build of each (grade --build-only exits 1 when one does not build).
 test-builds: tools $(BUILD_TOOLS)
 	@$(call grade_build,starter) $(if $(HAVE_SOLUTIONS),&& $(call grade_build,solutions))
-	@$(MAKE) gpu-faults $(GPU_FAULT_PTX) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS)) $(PROBE_04) $(TUNE_05)
+	@$(MAKE) gpu-faults $(GPU_FAULTS_PTX) $(if $(HAVE_SOLUTIONS),$(VARIANT_PTX)) $(LECTURE_EXAMPLES) $(LECTURE_PTX) $(if $(HAVE_SOLUTIONS),$(REFS))
 
 # The fault-injection suite and the hostile builds run beside the unit tests: the suite
 # spends most of its time waiting on its fakes' time limits and hangs, so on two cores
 # the pair costs little more than the unit tests alone. Their output is kept in
 # build/tests/*.log and shown once the unit tests end; make stops on the first that failed.
-test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
+test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(SPEC_CHECK)
 	@echo "== unit tests (Check); beside them the fault-injection suite and the hostile builds (output below)"
 	@rm -f $(B)/tests/faults.rc $(B)/tests/build-hostile.rc; \
 	  { $(FAULTS) > $(B)/tests/faults.log 2>&1; echo $$? > $(B)/tests/faults.rc; \
@@ -97,25 +99,34 @@ test-run: test-builds $(UNIT) $(FAULTS) $(RENDER) $(FAKE_RUNNERS)
 	  [ $$unit -eq 0 ] || { echo "make test: the unit tests failed (above)" >&2; exit 1; }; \
 	  [ "$$(cat $(B)/tests/faults.rc 2> /dev/null)" = 0 ] || { echo "make test: the fault-injection suite failed (above)" >&2; exit 1; }; \
 	  [ "$$(cat $(B)/tests/build-hostile.rc 2> /dev/null)" = 0 ] || { echo "make test: build-hostile.sh failed (above)" >&2; exit 1; }
+	@echo "== every assignment's spec against its grade.conf, on the CPU (grader/tests/spec_check.c)"
+	@$(SPEC_CHECK)
+	@echo "== the GPU tier's scripts parse, and each assignments/NN-name/tests/gpu-tier.sh defines extra_NN-name"
+	@bash -n grader/tests/gpu-tier.sh && for f in $(wildcard assignments/*/tests/gpu-tier.sh); do a=$${f#assignments/}; a=$${a%%/*}; \
+	  bash -n "$$f" && bash -c 'source "$$1" && declare -F "extra_$$2" > /dev/null' _ "$$f" "$$a" || \
+	  { echo "$$f: does not parse, or defines no function extra_$$a (grader/tests/gpu-tier.sh runs that one)" >&2; exit 1; }; done
+	@echo "== adding an assignment: the template, built and graded in a scratch copy of the course (tests/template-assignment.sh)"
+	@ARCH=$(or $(ARCH),sm_90) NVCC=$(NVCC) bash tests/template-assignment.sh
 	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
 	@bash grader/tests/adversarial.sh
 	@echo "== lecture figures (gnuplot, into $(B)/figures)"
 	@mkdir -p $(B)/figures && $(call draw_figures,$(B)/figures)
 	@echo "== make test: all passed"
 
-# The PTX of the 04 GPU fault whose bug is in a function the reference itself
-# no longer calls, for the check that the fault's kernels call it (test_repo.c),
-# and of the deadlock fault, whose registers answers 04 quotes (test_counts.c):
-# the runner.ptx of its build (the fault's file alone, as a student's).
-GPU_FAULT_PTX := $(B)/gpu-faults/lookback-lastrow/04-large-scan/student.ptx $(B)/gpu-faults/lookback-deadlock/04-large-scan/student.ptx
-$(GPU_FAULT_PTX): gpu-faults
+# The PTX of every GPU fault (below), for the course's tests that count what a fault's
+# kernels do (test_repo.c, test_counts.c): the runner.ptx of its build (the fault's file
+# alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
+GPU_FAULTS_PTX := $(foreach d,$(wildcard assignments/*/tests/gpu-faults/*/), \
+  $(B)/gpu-faults/$(notdir $(d:/=))/$(word 2,$(subst /, ,$(d)))/student.ptx)
+$(GPU_FAULTS_PTX): gpu-faults
 	cp $(@D)/runner.ptx $@
 
-# GPU-tier faults: a solution with one fault injected each
-# (grader/tests/gpu-faults/<fault>/<NN>/FILE...). make assembles each into
-# build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files over
-# them. A fault that replaces the student file itself #includes "solution.cu" (the
-# solution's student file, renamed); one that changes a layer (05's .cuh) is a patch of it,
+# GPU-tier faults: a solution with one fault injected each, kept by its assignment
+# (assignments/<NN>/tests/gpu-faults/<fault>/: the fault's files, and expect.tsv,
+# memcheck.txt and no-inspect, which gpu-tier.sh reads and are not copied). make assembles
+# each into build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files
+# over them. A fault that replaces the student file itself #includes "solution.cu" (the
+# solution's student file, renamed); one that changes a layer (a .cuh) is a patch of it,
 # FILE.patch, applied exactly (patch -F0: a solution that moves under it fails the build);
 # a fault folder with a file no-inspect (saying why) is a probe of the sandbox that does what the
 # inspection refuses, so it is built past it (grade --no-inspect, --dir only); every other
@@ -123,27 +134,29 @@ $(GPU_FAULT_PTX): gpu-faults
 # build/gpu-faults/<fault>/<NN>), and gpu-tier.sh grades that build (--no-build).
 .PHONY: gpu-faults
 gpu-faults: $(BUILD_TOOLS)
-	@for d in grader/tests/gpu-faults/*/*/; do d=$${d%/}; a=$${d##*/}; out=$(B)/$${d#grader/tests/}; \
+	@for d in $(wildcard assignments/*/tests/gpu-faults/*/); do d=$${d%/}; fault=$${d##*/}; a=$${d#assignments/}; a=$${a%%/*}; \
+	  out=$(B)/gpu-faults/$$fault/$$a; \
 	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
 	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
 	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && \
-	  for f in "$$d"/*; do case $$f in *.patch) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
+	  for f in "$$d"/*; do case $${f##*/} in *.patch|expect.tsv|memcheck.txt|no-inspect) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
 	  for p in "$$d"/*.patch; do [ -e "$$p" ] || continue; t=$${p##*/}; \
 	    patch -s -F0 "$$out/src/$${t%.patch}" "$$p" || { echo "$$p: does not apply to solutions/$$a/$${t%.patch}" >&2; exit 1; }; done && \
-	  $(GRADE) --build-only $$([ ! -f "$${d%/*}/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
+	  $(GRADE) --build-only $$([ ! -f "$$d/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
 
 # The variants of a starter or solution that the texts discuss ("drop the last
 # store", "a one-word change"), for the count tags of tests/test_counts.c:
 # tests/fixtures/variants/NAME.patch, a unified diff against the file its
 # `--- PATH` line names, applied into build/variants/NAME/ and compiled to PTX as
-# the ptx checks compile that file (runner.cu including it for 01-03).
+# the ptx checks compile that file (runner/runner.cu including it, for an assignment whose
+# grade.conf says link = inline).
 VARIANT_PTX := $(patsubst tests/fixtures/variants/%.patch,$(B)/variants/%.ptx,$(wildcard tests/fixtures/variants/*.patch))
-$(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solutions/*/* assignments/*/*.cu assignments/*/*.h)
+$(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solutions/*/* assignments/*/runner/*.cu assignments/*/*.h)
 	@rm -rf $(B)/variants/$* && mkdir -p $(B)/variants/$*
 	@src=$$(sed -n 's/^--- \([^[:space:]]*\).*/\1/p' $< | head -1); a=$$(echo "$$src" | cut -d/ -f2); d=$(B)/variants/$*; \
 	  test -f "$$src" || { echo "$<: --- names $$src, not a file" >&2; exit 1; }; \
 	  patch -s -F0 -o $$d/$$(basename $$src) $$src $< || { echo "$<: does not apply to $$src" >&2; exit 1; }; \
 	  case "$$(sed -n 's/^link *= *//p' assignments/$$a/grade.conf)" in \
-	    inline) in=assignments/$$a/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
+	    inline) in=assignments/$$a/runner/runner.cu; inc="$(RUNNER_INCLUDES)" ;; \
 	    *) in=$$d/$$(basename $$src); inc=-I$$(dirname $$src) ;; esac; \
 	  $(NVCC) -ptx -arch=$(PTX_ARCH) -std=c++17 $$inc -Iassignments/$$a -I$$d $$in -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@

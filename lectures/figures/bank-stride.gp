@@ -1,6 +1,6 @@
 # bank-stride.gp: lecture 03's figure. Time of a warp's shared-memory load
 # against the lanes' stride, measured by lectures/examples/bank_stride.cu, next
-# to the passes that the CPU count of grader/lib/banks.h predicts.
+# to the passes that the CPU count of assignments/03-blelloch/judge/banks.h predicts.
 #   gnuplot -e "out='lectures/figures/bank-stride.png'" lectures/figures/bank-stride.gp   (make figures)
 data = 'lectures/data/bank-stride-h100.csv'
 if (!exists("out")) out = 'lectures/figures/bank-stride.png'

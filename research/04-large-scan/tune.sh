@@ -71,8 +71,8 @@ case ${1:-} in
       # The shape's solution object, then the bench runner (CUB rows) linked with it.
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" $flags -Xptxas -warn-spills -Iassignments/04-large-scan -I"$src" \
           -c "$src/large_scan.cu" -o "$dir/$name.o" &&
-        "$NVCC" -O3 -std=c++17 -arch="$ARCH" -DHX_BENCH -Igrader/protocol -Igrader/runner -Iassignments/04-large-scan \
-          assignments/04-large-scan/runner.cu "$dir/$name.o" build/runner/librunner.a -lpthread -o "$dir/$name"; } \
+        "$NVCC" -O3 -std=c++17 -arch="$ARCH" -DRUNNER_BENCH -Igrader/protocol -Igrader/runner -Iassignments/04-large-scan \
+          assignments/04-large-scan/runner/runner.cu "$dir/$name.o" build/runner/librunner.a -lpthread -o "$dir/$name"; } \
         2> "$dir/$name.log" || { cat "$dir/$name.log" >&2; exit 1; }
       note=; grep -q spill "$dir/$name.log" && note=" (ptxas warns of register spills)"
       echo "tune-04: built $dir/$name$note"

@@ -97,7 +97,7 @@ case ${1:-} in
       { "$NVCC" -O3 -std=c++17 -arch="$ARCH" -Xptxas -warn-spills -Iassignments/05-renderer -I"$src" \
           -c "$src/renderer.cu" -o "$dir/$v.o" &&
         "$NVCC" -O3 -std=c++17 -arch="$ARCH" -Igrader/protocol -Igrader/runner -Iassignments/05-renderer \
-          assignments/05-renderer/runner.cu "$dir/$v.o" build/runner/librunner.a -lpthread -o "$dir/$v"; } \
+          assignments/05-renderer/runner/runner.cu "$dir/$v.o" build/runner/librunner.a -lpthread -o "$dir/$v"; } \
         2> "$dir/$v.log" || { cat "$dir/$v.log" >&2; exit 1; }
       note=
       grep -q spill "$dir/$v.log" && note=" (ptxas warns of register spills)"

@@ -79,7 +79,7 @@
 //        research/04-large-scan/probe/tma.cu -o tma && ./tma
 #include "large_scan.cu"
 #include "window_lookback.cuh" // the look-back to the nearest PREFIX, which the reference no longer has
-// Question 11's CUB rows are the bench's own (assignments/04-large-scan/baselines.cu).
+// Question 11's CUB rows are the bench's own (assignments/04-large-scan/runner/baselines.cu).
 #define RUNNER_BENCH
 #include "runner.h"
 #include "variants.h"
