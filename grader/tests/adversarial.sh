@@ -40,6 +40,10 @@
 #                 slow:MS (pass, and the result line's min_ms at least MS: work the attempt
 #                   left running after its call returned was timed)
 #                 exit5:ERE (judge exit 5, no result line, ERE on stderr)
+#                 stopped:ERE (judge exit 3: the runner stopped with a CUDA error, no result
+#                   line, ERE on stderr; a probe whose trick the runner's sealed state or
+#                   sandbox made impossible ends so: it returns an error rather than fall
+#                   back to honest work, and earns nothing)
 #                 nogain:R (a perf duel, as a perf check runs it: judge --versus
 #                   assignments/NN/ref/reference --floor 0.8, the case's own samples;
 #                   the attempt earns no more than an honest run R times as slow as
@@ -362,6 +366,7 @@ run_case() {
       if [ "$kind" = wrong-all ]; then [ "$bad_reps" = "$verified" ]; else [ "$bad_reps" = $((verified - 1)) ]; fi
       ;;
     exit5) [ "$rc" -eq 5 ] && [ "$lines" -eq 0 ] && grep -Eq -- "$pat" "$err" ;;
+    stopped) [ "$rc" -eq 3 ] && [ "$lines" -eq 0 ] && grep -Eq -- "$pat" "$err" ;;
     nogain) duel_nogain "$dir" "$rc" "$pat" ;;
     *) GOT+=" (the table's '$want' is not a verdict)"; return 1 ;;
   esac
@@ -403,6 +408,7 @@ describe() {
     wrong-all) echo "exit 0, ok=0, wrong in every call ('wrong in' on stderr)" ;;
     wrong-but-first) echo "exit 0, ok=0, wrong in every call but the first ('wrong in' on stderr)" ;;
     exit5:*) echo "exit 5, no result line, stderr matching /${1#exit5:}/" ;;
+    stopped:*) echo "exit 3 (the runner stopped with a CUDA error), no result line, stderr matching /${1#stopped:}/" ;;
     nogain:*) echo "in a duel with the reference, no more than an honest run ${1#nogain:} x the reference: exit 5 or 6 with no line of the student's, or its line wrong, under the floor, or its median at least ${1#nogain:} x the reference's" ;;
     built) echo "built: compiled, accepted by the inspection, linked" ;;
     refused:*) echo "refused, the inspection's line matching /${1#refused:}/" ;;
