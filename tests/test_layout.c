@@ -393,14 +393,14 @@ END_TEST
 /* One home for each kind of script: mk/ holds only the Makefile's fragments
  * (*.mk); a script (*.sh, *.awk, *.gp, *.py) lives with what it serves: tools/
  * (the instructor's tools and what make runs), grader/ (the grader's, its
- * tests'), tests/, lectures/ (figures) or research/. */
+ * tests'), tests/, lectures/ (figures), research/, or an assignment's own tests/ and tools/. */
 START_TEST(test_scripts_have_one_home) {
   shell_problems("git ls-files mk | while read -r f; do echo \"$f\" >&3; case \"$f\" in "
                  "mk/*/*) echo \"$f: mk/ holds no folders\" ;; *.mk) ;; "
                  "*) echo \"$f: not a make fragment (mk/ holds only *.mk: a script goes to tools/, or grader/ if the grader's)\" ;; "
                  "esac; done; git ls-files '*.sh' '*.awk' '*.gp' '*.py' | while read -r f; do echo \"$f\" >&3; case \"$f\" in "
-                 "tools/* | grader/* | tests/* | lectures/* | research/*) ;; "
-                 "*) echo \"$f: a script outside tools/, grader/, tests/, lectures/ and research/\" ;; esac; done",
+                 "tools/* | grader/* | tests/* | lectures/* | research/* | assignments/*/tests/* | assignments/*/tools/*) ;; "
+                 "*) echo \"$f: a script outside tools/, grader/, tests/, lectures/, research/ and an assignment's tests/ or tools/\" ;; esac; done",
                  10, "scripts' homes");
 }
 END_TEST

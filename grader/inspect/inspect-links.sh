@@ -19,7 +19,7 @@
 #      compiler's DW.ref.__gxx_personality_v0, a name of an anonymous namespace, a symbol
 #      of vague linkage (in a COMDAT group: inline functions, templates); anything
 #      else is refused, naming it ("make it static"): refused rather than made local with
-#      objcopy, because 01-03's runners compile the student's source itself into
+#      objcopy, because a `link = inline` runner compiles the student's source itself into
 #      runner.cu, where there is no object to rewrite, and one rule serves all five;
 #   9. its executable sections hold no system call instruction (syscall, sysenter,
 #      int $0x80; svc on aarch64), as objdump -d disassembles them;
