@@ -123,7 +123,7 @@ $(GPU_FAULTS_PTX): gpu-faults
 
 # GPU-tier faults: a solution with one fault injected each, kept by its assignment
 # (assignments/<NN>/tests/gpu-faults/<fault>/: the fault's files, and expect.tsv,
-# memcheck.txt and no-inspect, which gpu-tier.sh reads and are not copied). make assembles
+# memcheck.txt, racecheck-ends and no-inspect, which gpu-tier.sh reads and are not copied). make assembles
 # each into build/gpu-faults/<fault>/<NN>/src/: the solution's files, then the fault's files
 # over them. A fault that replaces the student file itself #includes "solution.cu" (the
 # solution's student file, renamed); one that changes a layer (a .cuh) is a patch of it,
@@ -139,7 +139,7 @@ gpu-faults: $(BUILD_TOOLS)
 	  student=$$(sed -n 's/^student *= *//p' assignments/$$a/grade.conf); \
 	  rm -rf "$$out/src" && mkdir -p "$$out/src" && cp -p solutions/$$a/* "$$out/src/" && \
 	  { [ ! -f "$$d/$$student" ] || mv "$$out/src/$$student" "$$out/src/solution.cu"; } && \
-	  for f in "$$d"/*; do case $${f##*/} in *.patch|expect.tsv|memcheck.txt|no-inspect) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
+	  for f in "$$d"/*; do case $${f##*/} in *.patch|expect.tsv|memcheck.txt|racecheck-ends|no-inspect) ;; *) cp -p "$$f" "$$out/src/" ;; esac; done && \
 	  for p in "$$d"/*.patch; do [ -e "$$p" ] || continue; t=$${p##*/}; \
 	    patch -s -F0 "$$out/src/$${t%.patch}" "$$p" || { echo "$$p: does not apply to solutions/$$a/$${t%.patch}" >&2; exit 1; }; done && \
 	  $(GRADE) --build-only $$([ ! -f "$$d/no-inspect" ] || echo --no-inspect) --dir "$$out/src" --out "$$out" $(BUILD_ARGS) "$$a" || exit 1; done
