@@ -34,9 +34,14 @@
 #include "wire.h"
 
 /* An honest step may exceed the reference's by PHASE_NOISE_REL of the
- * reference's median step plus PHASE_NOISE_ABS_MS (per batch). To be measured. */
-#define PHASE_NOISE_REL 0.02
-#define PHASE_NOISE_ABS_MS 0.05
+ * reference's median step plus PHASE_NOISE_ABS_MS (per batch). Candidates from
+ * phase-noise.sh on an H100 (c39d6ad, 01-05, 3 duels a case; d2653ec, 05, 5 duels):
+ * the reference against itself differed by at most 0.82 ms of 22 ms (3.6 %) on
+ * 01-04's batches and 0.32 ms of 1.13 ms on 05's, which 5 % plus 0.5 ms covers
+ * with a margin of about 1.75 or more. Not yet tried with the charge added on a
+ * GPU (docs/grading.md, threat model): the charge stays off by default. */
+#define PHASE_NOISE_REL 0.05
+#define PHASE_NOISE_ABS_MS 0.5
 /* The reference's duel median may exceed its median alone by CEILING_NOISE_REL
  * of it plus CEILING_NOISE_ABS_MS (per call). To be measured. */
 #define CEILING_NOISE_REL 0.15
