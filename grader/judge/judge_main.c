@@ -420,8 +420,8 @@ static void charge_student(side *d, int reps, int batch) {
   judge_phase_charge_compute(&d[0].ph, &d[1].ph, phase_rel, phase_abs_ms, &c);
   if (c.total_ms > 0) judge_phase_describe(stderr, spec->name, d[0].p->name, &c);
   double per_call = c.total_ms / batch;
-  /* The noise figures (phase_clock.h) were set from phase-noise.sh on an H100; with them a
-   * grading of 04's and 05's solutions with the charge added scored 200/200, perf 0.99-1.01x
+  /* The noise figures (phase_clock.h) were set from phase-noise.sh on an H100; with them two
+   * assignments' solutions graded with the charge added scored full marks, perf 0.99-1.01x
    * (f26a687). SCANLAB_PHASE_CHARGE=0 reports the charge without adding it (diagnosis only). */
   if (c.total_ms > 0 && !phase_charging) fprintf(stderr, "%s judge: case %s: not charged (SCANLAB_PHASE_CHARGE=0)\n", spec->name, d[0].p->name);
   if (!phase_charging) return;

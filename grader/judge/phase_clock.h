@@ -32,12 +32,13 @@
 #include "wire.h"
 
 /* An honest step may exceed the reference's by PHASE_NOISE_REL of the
- * reference's median step plus PHASE_NOISE_ABS_MS (per batch). Candidates from
- * phase-noise.sh on an H100 (c39d6ad, 01-05, 3 duels a case; d2653ec, 05, 5 duels):
+ * reference's median step plus PHASE_NOISE_ABS_MS (per batch). Set from
+ * phase-noise.sh on an H100 (c39d6ad, every assignment, 3 duels a case; d2653ec, the
+ * frames alone, 5 duels):
  * the reference against itself differed by at most 0.82 ms of 22 ms (3.6 %) on
- * 01-04's batches and 0.32 ms of 1.13 ms on 05's, which 5 % plus 0.5 ms covers
- * with a margin of about 1.75 or more; with them, 04's and 05's solutions graded
- * with the charge added scored 200/200 on that H100 (f26a687). */
+ * the scans' batches and 0.32 ms of 1.13 ms on the frames', which 5 % plus 0.5 ms
+ * covers; with them, two assignments' solutions (the large scan, the frames) graded with
+ * the charge added scored full marks on that H100 (f26a687). */
 #define PHASE_NOISE_REL 0.05
 #define PHASE_NOISE_ABS_MS 0.5
 /* The reference's duel median may exceed its median alone by CEILING_NOISE_REL
