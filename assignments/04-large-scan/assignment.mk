@@ -5,7 +5,8 @@
 # solution and uses Hopper-only instructions (clusters, bulk copies), so it is built for
 # sm_90 whatever ARCH is, and only where solutions/ is. With it, research/tune.sh
 # must parse (bash -n), and a shape other than the reference's must compile as tune.sh
-# compiles it (the object alone).
+# compiles it (the object alone). tune.sh's refusals and its `check` on a fake runner are
+# tests/test_tune04.c's.
 R04 := assignments/04-large-scan
 PROBE_04 := $(if $(HAVE_SOLUTIONS),$(B)/$(R04)/research/tma $(B)/$(R04)/research/tune-512x24x2.o)
 $(B)/$(R04)/research/tma: $(R04)/research/probe/tma.cu $(R04)/research/probe/window_lookback.cuh \

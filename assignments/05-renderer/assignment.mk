@@ -39,7 +39,8 @@ $(B)/tune-05/ref: $(R05)/research/tune.sh $(wildcard solutions/05-renderer/* $(R
 	bash -n $(R05)/research/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash $(R05)/research/tune.sh build ref
 GPU_CARRY += $(wildcard $(B)/tune-05)
 
-# make test builds them all and runs the tests that use the renderer (test_render, test_instructor).
+# make test builds them all and runs the tests that use them (tests/test_render.c; tests/test_tune05.c
+# runs the tuning script's refusals).
 test-builds: $(SCENE_STATS) $(TUNE_05)
 test-run: $(RENDER)
 
