@@ -288,115 +288,6 @@ START_TEST(test_gpu_targets_refuse_before_building) {
 }
 END_TEST
 
-/* A tuning script's refusals. Each row: the command, the text its output
- * must hold, and whether it is a `run` without a GPU, which may exit 2 (no
- * build) or 3 (no GPU); any other refusal exits 2. */
-typedef struct refusal {
-  const char *cmd, *says;
-  int run;
-} refusal;
-
-static void expect_refusals(const char *name, const refusal *rows, int n) {
-  char *dir = make_temp_dir(name);
-  for (int k = 0; k < n; k++) {
-    int rc;
-    char *log = run_logged(dir, rows[k].cmd, &rc);
-    if (rows[k].run) ck_assert_msg(rc == 2 || rc == 3, "%s exited %d:\n%s", rows[k].cmd, rc, log);
-    else ck_assert_msg(rc == 2, "%s exited %d:\n%s", rows[k].cmd, rc, log);
-    ck_assert_msg(strstr(log, rows[k].says), "%s: no '%s' in:\n%s", rows[k].cmd, rows[k].says, log);
-    free(log);
-  }
-  remove_dir(dir);
-  free(dir);
-}
-
-/* research/04-large-scan/tune.sh: a bad shape, revision or verb is one line
- * and exit 2; `run` on a machine without a GPU (or without a build) says why
- * and fails. */
-START_TEST(test_tune04_refuses) {
-  static const refusal rows[] = {
-      {"bash research/04-large-scan/tune.sh build 7x7", "tune-04: '7x7' is not THREADSxITEMSxBLOCKS", 0},
-      {"bash research/04-large-scan/tune.sh build 512x16x2xha", "tune-04: '512x16x2xha' is not THREADSxITEMSxBLOCKS", 0},
-      {"bash research/04-large-scan/tune.sh frob", "usage: research/04-large-scan/tune.sh", 0},
-      {"bash research/04-large-scan/tune.sh build no-such-rev:512x16x2",
-       "tune-04: no solutions/04-large-scan/large_scan.cu at git revision 'no-such-rev'", 0},
-      {"SCANLAB_NO_GPU=1 bash research/04-large-scan/tune.sh run", "tune-04: ", 1},
-  };
-  expect_refusals("tune04", rows, (int)(sizeof rows / sizeof *rows));
-}
-END_TEST
-
-/* research/04-large-scan/tune.sh check, run by the real judge on the CPU tier's fake 04
- * runner (build/tests/fake-runner) in a tree of its own: a shape that scans
- * right is right in every case it is given, one that crashes makes the check
- * fail and says which shape and variant, and a shape left from an earlier
- * build is gone after `build` (which then refuses a bad shape). */
-START_TEST(test_tune04_check) {
-  char *dir = make_temp_dir("tune04check"), path[2048], cmd[4096];
-  const char *pwd = getenv("PWD");
-  snprintf(path, sizeof path, "%s/research/04-large-scan/tune.sh", dir);
-  char *script = read_text("research/04-large-scan/tune.sh");
-  ck_assert_ptr_nonnull(script);
-  write_text(path, script, 1);
-  free(script);
-  snprintf(path, sizeof path, "%s/build/tools/gpuinfo", dir);
-  write_text(path, "#!/bin/sh\necho a fake GPU\n", 1);
-  static const struct {
-    const char *shape, *student;
-  } shapes[] = {{"512x16x2", "honest"}, {"256x16x4", "crash"}};
-  for (int i = 0; i < 2; i++) {
-    char text[1024];
-    snprintf(path, sizeof path, "%s/build/tune-04/%s", dir, shapes[i].shape);
-    snprintf(text, sizeof text, "#!/bin/sh\nFAKE_STUDENT=%s exec %s/build/tests/fake-runner \"$@\"\n", shapes[i].student, pwd);
-    write_text(path, text, 1);
-  }
-  snprintf(cmd, sizeof cmd,
-           "mkdir -p '%s/build/grader' && ln -s '%s/build/grader/judge' '%s/build/grader/judge' && cd '%s' && "
-           "TUNE_CHECK_CASES=n1025,rep-few bash research/04-large-scan/tune.sh check > check.txt 2>&1",
-           dir, pwd, dir, dir);
-  ck_assert_int_eq(run_shell(cmd), 1);
-  snprintf(path, sizeof path, "%s/check.txt", dir);
-  char *out = read_text(path);
-  ck_assert_ptr_nonnull(out);
-  static const char *const want[] = {"# tune-04 check on a fake GPU: cases n1025,rep-few, one call each",
-                                     "512x16x2 decoupled_lookback: 2 cases right",
-                                     "512x16x2 lookback_acqrel: 2 cases right",
-                                     "512x16x2 find_repeats: 2 cases right",
-                                     "256x16x4 decoupled_lookback: FAILED (judge exit"};
-  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
-    ck_assert_msg(strstr(out, want[i]), "'%s' is not in the check's output:\n%s", want[i], out);
-  free(out);
-  /* build refuses a bad shape before it touches the last build, and clears the
-   * last build's shapes before it builds new ones (here with a compiler that fails). */
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' && mkdir -p build/runner && touch build/runner/librunner.a && "
-           "! bash research/04-large-scan/tune.sh build 512x16x2 7x7 > /dev/null 2>&1 && test -e build/tune-04/512x16x2",
-           dir);
-  ck_assert_msg(run_shell(cmd) == 0, "tune.sh build with a bad shape changed the last build in %s/build/tune-04", dir);
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' && ! NVCC=false bash research/04-large-scan/tune.sh build 512x16x2 > /dev/null 2>&1 && "
-           "test ! -e build/tune-04/512x16x2 && test ! -e build/tune-04/256x16x4",
-           dir);
-  ck_assert_msg(run_shell(cmd) == 0, "tune.sh build left an earlier build's shapes in %s/build/tune-04", dir);
-  remove_dir(dir);
-  free(dir);
-}
-END_TEST
-
-/* research/05-renderer/tune.sh: a setting it does not know or out of range, an
- * unknown revision or verb are one line and exit 2; `run` without a GPU says why and fails. */
-START_TEST(test_tune05_refuses) {
-  static const refusal rows[] = {
-      {"bash research/05-renderer/tune.sh build k4-frob", "tune-05: 'frob' of 'k4-frob' is not smallN, kN, mbN, atREV or ref", 0},
-      {"bash research/05-renderer/tune.sh build k8", "tune-05: 'k8' of 'k8': stage_k is 1 to 4", 0},
-      {"bash research/05-renderer/tune.sh build atnosuchrev", "tune-05: no solutions/05-renderer at git revision 'nosuchrev'", 0},
-      {"bash research/05-renderer/tune.sh frob", "usage: research/05-renderer/tune.sh", 0},
-      {"SCANLAB_NO_GPU=1 bash research/05-renderer/tune.sh run", "tune-05: ", 1},
-  };
-  expect_refusals("tune05", rows, (int)(sizeof rows / sizeof *rows));
-}
-END_TEST
-
 /* ------------------------------------------------------------ make gradescope */
 
 START_TEST(test_gradescope) {
@@ -628,9 +519,6 @@ Suite *instructor_suite(void) {
   tcase_add_test(t, test_make_timings_without_gpu);
   tcase_add_test(t, test_gpuinfo_no_driver);
   tcase_add_test(t, test_gpu_targets_refuse_before_building);
-  tcase_add_test(t, test_tune04_refuses);
-  tcase_add_test(t, test_tune04_check);
-  tcase_add_test(t, test_tune05_refuses);
   tcase_add_test(t, test_gradescope);
   TCase *ga = tcase_create("grade-all");
   tcase_set_timeout(ga, 1800); /* the backends (a Slurm cluster) and the hostile cases (tests/grade-all-hostile.sh) */

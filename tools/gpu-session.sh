@@ -45,7 +45,7 @@ part() { # part NAME COMMAND...: runs it, keeps its status for the summary
 want tier && part "GPU test tier" bash -c "bash grader/tests/gpu-tier.sh ${TIER_ARGS:-} > '$out/gpu-tier.txt' 2>&1"
 for conf in assignments/*/grade.conf; do
   a=$(basename "$(dirname "$conf")")
-  if [ -n "${ASSIGNMENTS:-}" ]; then # keep only the named ones (04 or 04-large-scan)
+  if [ -n "${ASSIGNMENTS:-}" ]; then # keep only the named ones (a number such as 04, or the full folder name)
     keep=0
     for w in $ASSIGNMENTS; do case $a in "$w" | "$w"-*) keep=1 ;; esac; done
     [ $keep = 1 ] || continue

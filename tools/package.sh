@@ -7,8 +7,9 @@
 # Both hold the same tree: every file git tracks (as it is in the working tree; commit
 # new files first, so that nothing else lying in the checkout ships) except solutions/,
 # answer files, the GPU tier's faults (assignments/NN/tests/gpu-faults: solutions with one bug each), its adversarial
-# suite (assignments/NN/tests/adversarial, whose control includes a solution) and research/ (tuning tools and probes
-# built on the solutions, with some of their code), plus the
+# suite (assignments/NN/tests/adversarial, whose control includes a solution) and each assignment's research/
+# (assignments/NN/research: tuning tools and probes built on the solutions, with some of their code;
+# the top-level research/ is their index), plus the
 # reference binaries assignments/NN/ref/reference, and ref/bench where the assignment's
 # grade.conf declares baselines (make bench runs it; built fat: FAT_GENCODE must be the flags
 # in build/.gencode) and the grader and the judge prebuilt as grader/bin/grade and
@@ -35,7 +36,7 @@ mkdir -p "$stage" "$(dirname "$out")"
 git ls-files -z --cached |
   while IFS= read -r -d '' f; do
     case "$f" in
-      solutions/* | assignments/*/tests/gpu-faults/* | assignments/*/tests/adversarial/* | research/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
+      solutions/* | assignments/*/tests/gpu-faults/* | assignments/*/tests/adversarial/* | assignments/*/research/* | research/* | .ci/* | */ANSWERS* | ANSWERS*) continue ;;
       # The reference's tuning record answers handout 04's task 3 and its questions: instructors only.
       docs/tuning-04.md | docs/results/tuning-0*) continue ;;
       # The variants test_counts.c compiles are patches of the solutions: their context is solution code.

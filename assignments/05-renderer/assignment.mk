@@ -2,7 +2,7 @@
 # (which includes every assignments/*/assignment.mk): the CPU reference renderer's program
 # (build/tools/render, tools/render.c of this folder) and the targets that draw with it, `make render`
 # (one image), `make movie` (frames, then a video) and `make scene-previews`; the scene
-# counts (build/tools/scene-stats); the tuning script's build (research/05-renderer).
+# counts (build/tools/scene-stats); the tuning script's build (research/ of this folder).
 #
 # libpng and zlib are linked statically (PNG_LIBS, mk/libs.mk), so the programs run on a
 # GPU host without them installed.
@@ -32,14 +32,15 @@ $(SCENE_STATS): $(R05)/tools/scene_stats.c $(LIBCOURSE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(R05)/judge $< $(LIBCOURSE) -o $@.tmp$$$$ -lm && mv -f $@.tmp$$$$ $@
 
-# The tuning script (research/05-renderer/tune.sh, run by hand on a GPU host): its syntax,
+# The tuning script (this folder's research/tune.sh, run by hand on a GPU host): its syntax,
 # and its default variant (the reference's policy) built by it.
 TUNE_05 := $(if $(HAVE_SOLUTIONS),$(B)/tune-05/ref)
-$(B)/tune-05/ref: research/05-renderer/tune.sh $(wildcard solutions/05-renderer/* $(R05)/*.h) $(R05)/runner/runner.cu $(LIBRUNNER)
-	bash -n research/05-renderer/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash research/05-renderer/tune.sh build ref
+$(B)/tune-05/ref: $(R05)/research/tune.sh $(wildcard solutions/05-renderer/* $(R05)/*.h) $(R05)/runner/runner.cu $(LIBRUNNER)
+	bash -n $(R05)/research/tune.sh && NVCC=$(NVCC) ARCH=$(or $(ARCH),sm_90) bash $(R05)/research/tune.sh build ref
 GPU_CARRY += $(wildcard $(B)/tune-05)
 
-# make test builds them all and runs the tests that use the renderer (test_render, test_instructor).
+# make test builds them all and runs the tests that use them (tests/test_render.c; tests/test_tune05.c
+# runs the tuning script's refusals).
 test-builds: $(SCENE_STATS) $(TUNE_05)
 test-run: $(RENDER)
 

@@ -16,7 +16,7 @@
 // The experiments that lost (other ways of holding tiles, look-backs to the
 // nearest inclusive prefix, evict-first accesses, one block a tile, ...) are
 // not here: docs/tuning-04.md names the commits where each can be built, and
-// research/04-large-scan/tune.sh times other values of the three knobs below,
+// assignments/04-large-scan/research/tune.sh times other values of the three knobs below,
 // which it sets from the compiler's command line (-DLS_CFG_THREADS=512 ...).
 #ifndef LS_POLICY_CUH
 #define LS_POLICY_CUH

@@ -4,10 +4,10 @@
 // rt_policy is the one place where the renderer's tuning lives: the values
 // chosen on the H100 (docs/results/tuning-05-h100.txt). Each is a plain
 // number, and every value it allows runs the same code;
-// research/05-renderer/tune.sh builds variants of them. The experiments that
+// assignments/05-renderer/research/tune.sh builds variants of them. The experiments that
 // lost (16 x 16 tiles on the small path, a chunk of its own for the small path,
 // dependent launches off or with early triggers) are gone from the code; the
-// last commit that has them is 70878bb (research/05-renderer/README.md).
+// last commit that has them is 70878bb (assignments/05-renderer/research/README.md).
 //
 // The constants after it follow from the design (tile sides, block sizes, the
 // radix digit, the workspace's control words) and are not tuned.

@@ -4,9 +4,9 @@
 # three knobs of solutions/04-large-scan/policy.cuh (LS_CFG_THREADS,
 # LS_CFG_ITEMS, LS_CFG_MIN_BLOCKS), set on the compiler's command line.
 #
-#   bash research/04-large-scan/tune.sh build [SHAPE...]   here (nvcc): one runner per shape
-#   bash research/04-large-scan/tune.sh check              on the GPU host: every case, every shape
-#   bash research/04-large-scan/tune.sh run                on the GPU host: the table
+#   bash assignments/04-large-scan/research/tune.sh build [SHAPE...]   here (nvcc): one runner per shape
+#   bash assignments/04-large-scan/research/tune.sh check              on the GPU host: every case, every shape
+#   bash assignments/04-large-scan/research/tune.sh run                on the GPU host: the table
 #
 # A SHAPE is THREADSxITEMSxBLOCKS (384x32x2 is the reference's own). REV:SHAPE
 # builds SHAPE from the solution's files as they were at git revision REV
@@ -25,9 +25,9 @@
 # call verified, after the reference's duels with the copy and with CUB; with
 # TUNE_REPEATS=1 each shape's find_repeats also duels CUB's select
 # (TUNE_REPEATS=only: that alone, no scan). Results go to
-# docs/results/tuning-04-<gpu>.txt by hand (research/04-large-scan/README.md).
+# docs/results/tuning-04-<gpu>.txt by hand (assignments/04-large-scan/research/README.md).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 ARCH=${ARCH:-sm_90}
 dir=build/tune-04
@@ -35,7 +35,7 @@ dir=build/tune-04
 # of shapes is too, and a GPU ($gpu says which).
 need_gpu_and_shapes() {
   for f in "$@"; do [ -x "$f" ] || { echo "tune-04: $f is missing (make gpu-carry)" >&2; exit 2; }; done
-  ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash research/04-large-scan/tune.sh build' first)" >&2; exit 2; }
+  ls "$dir"/*x*x* > /dev/null 2>&1 || { echo "tune-04: nothing built in $dir ('bash assignments/04-large-scan/research/tune.sh build' first)" >&2; exit 2; }
   gpu=$(build/tools/gpuinfo 2>&1) || { echo "tune-04: $gpu" >&2; exit 3; }
 }
 # The built shapes' runners, one a line.
@@ -123,5 +123,5 @@ case ${1:-} in
       [ "$only" = only ] || duel "$(basename "$b")" "$b" decoupled_lookback copy_d2d
       [ "$only" = 0 ] || duel "$(basename "$b")" "$b" find_repeats cub_select_repeats
     done ;;
-  *) echo "usage: research/04-large-scan/tune.sh build [[REV:]THREADSxITEMSxBLOCKS...] | check | run" >&2; exit 2 ;;
+  *) echo "usage: assignments/04-large-scan/research/tune.sh build [[REV:]THREADSxITEMSxBLOCKS...] | check | run" >&2; exit 2 ;;
 esac

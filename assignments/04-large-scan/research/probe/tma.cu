@@ -1,5 +1,5 @@
 // tma.cu (research, assignment 04: a record; make test builds it into
-// build/research/04-large-scan/tma, and it is run by hand on a GPU host): questions
+// build/assignments/04-large-scan/research/tma, and it is run by hand on a GPU host): questions
 // about what the 04 reference's rounds cost on the H100, the first two about
 // the Hopper bulk copy engine (TMA, cp.async.bulk) before a scan was built on it.
 // The answers are in docs/results/tuning-04-h100.txt (the sections of commits
@@ -76,7 +76,7 @@
 // the commit after) was no faster than the reference.
 // On a GPU host, with nvcc alone:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Isolutions/04-large-scan -Iassignments/04-large-scan -Igrader/runner \
-//        research/04-large-scan/probe/tma.cu -o tma && ./tma
+//        assignments/04-large-scan/research/probe/tma.cu -o tma && ./tma
 #include "large_scan.cu"
 #include "window_lookback.cuh" // the look-back to the nearest PREFIX, which the reference no longer has
 // Question 11's CUB rows are the bench's own (assignments/04-large-scan/runner/baselines.cu).

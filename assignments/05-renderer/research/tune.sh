@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# research/05-renderer/tune.sh: builds variants of assignment 05's reference
+# assignments/05-renderer/research/tune.sh: builds variants of assignment 05's reference
 # renderer, and times each in a duel with the reference binary on the GPU at
 # hand. A variant is the reference with other values in its tuning policy
 # (rt_policy in solutions/05-renderer/policy.cuh), or the reference as it was
 # at an earlier git revision.
 #
-#   bash research/05-renderer/tune.sh build [VARIANT...]   here (nvcc): one runner per variant
-#   bash research/05-renderer/tune.sh run [VARIANT...]     on the GPU host: the table (every variant built, or these)
+#   bash assignments/05-renderer/research/tune.sh build [VARIANT...]   here (nvcc): one runner per variant
+#   bash assignments/05-renderer/research/tune.sh run [VARIANT...]     on the GPU host: the table (every variant built, or these)
 #
 # A VARIANT is one or more settings joined by '-':
 #   smallN  rt_policy::small_n, the most circles the small path draws
@@ -21,14 +21,14 @@
 # packs build/tune-05). `run` duels each variant against
 # assignments/05-renderer/ref/reference on every scene of TUNE_CASES, sample by
 # sample on the same frames, each frame checked against the CPU reference by the
-# judge (TUNE_REPS samples a case). research/05-renderer/README.md has more.
+# judge (TUNE_REPS samples a case). assignments/05-renderer/research/README.md has more.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 ARCH=${ARCH:-sm_90}
 SOL=solutions/05-renderer
 dir=build/tune-05 srcs=build/tune-05-src
-usage="usage: research/05-renderer/tune.sh build [VARIANT...] | run [VARIANT...]   (VARIANT: settings joined by '-': smallN kN mbN atREV ref)"
+usage="usage: assignments/05-renderer/research/tune.sh build [VARIANT...] | run [VARIANT...]   (VARIANT: settings joined by '-': smallN kN mbN atREV ref)"
 
 die() {
   echo "tune-05: $*" >&2
@@ -122,7 +122,7 @@ case ${1:-} in
         [ -f "$b" ] && [ -x "$b" ] && runs+=("$(basename "$b")")
       done
     fi
-    [ ${#runs[@]} -gt 0 ] || { echo "tune-05: nothing built in $dir ('bash research/05-renderer/tune.sh build' first)" >&2; exit 2; }
+    [ ${#runs[@]} -gt 0 ] || { echo "tune-05: nothing built in $dir ('bash assignments/05-renderer/research/tune.sh build' first)" >&2; exit 2; }
     for v in "${runs[@]}"; do
       b=$dir/$v
       [ -x "$b" ] || { echo "tune-05: $b is not built" >&2; exit 2; }
