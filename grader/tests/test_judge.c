@@ -229,6 +229,22 @@ START_TEST(test_judge_bad_usage) {
 }
 END_TEST
 
+/* The fixtures are the tests' alone: build/grader/judge, the one the grader runs, has no
+ * spec of them (tests.mk builds them into build/tests/judge only). */
+START_TEST(test_judge_fixture_not_graded) {
+  char *dir = make_temp_dir("judge-real"), cmd[1024];
+  snprintf(cmd, sizeof cmd, "cd %s && %s/build/grader/judge --assignment " FX_NAME " --list >out 2>err", dir, getenv("PWD"));
+  int rc = run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/err", dir);
+  char *err = read_text(cmd);
+  ck_assert_msg(rc == 2 && err && strstr(err, "no assignment '" FX_NAME "'"), "build/grader/judge knows " FX_NAME ": exit %d, %s",
+                rc, err);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 /* A noise figure from the environment that is not "REL ABS_MS": exit 2 and one line naming it. */
 START_TEST(test_judge_bad_noise) {
   static const char *const BAD_NOISE[] = {"SCANLAB_PHASE_NOISE=0.1", "SCANLAB_CEILING_NOISE='0.1 5 x'",
@@ -662,6 +678,7 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(tc, test_judge_attempt, 0, (int)(sizeof ATTEMPTS / sizeof *ATTEMPTS));
   tcase_add_loop_test(tc, test_judge_bad_usage, 0, (int)(sizeof BAD / sizeof *BAD));
   tcase_add_test(tc, test_judge_list);
+  tcase_add_test(tc, test_judge_fixture_not_graded);
   tcase_add_loop_test(tc, test_judge_confinement, 0, (int)(sizeof CONFINED / sizeof *CONFINED));
   tcase_add_test(tc, test_judge_unfiltered_reference);
   tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));
