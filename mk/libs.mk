@@ -70,7 +70,6 @@ endif
 # (assignments/NN-name/judge/spec.c, which defines judge_spec_NN) and the table of them,
 # written from the folders into build/judge/specs.c (rewritten only when it changes).
 JUDGE := $(B)/grader/judge
-SPEC_NN := $(foreach s,$(wildcard assignments/*/judge/spec.c),$(firstword $(subst -, ,$(word 2,$(subst /, ,$(s))))))
 SPEC_O := $(patsubst assignments/%/judge/spec.c,$(B)/judge/spec-%.o,$(wildcard assignments/*/judge/spec.c))
 JUDGE_O := $(patsubst grader/judge/%.c,$(B)/judge/%.o,$(wildcard grader/judge/*.c)) $(B)/judge/specs.o
 JUDGE_CFLAGS := $(BASE_CFLAGS) $(COURSE_INCLUDES) -Igrader/judge # not grader/src: the judge uses nothing of the grader
@@ -80,12 +79,16 @@ $(B)/judge/%.o: grader/judge/%.c $(wildcard grader/judge/*.h) $(LIB_H)
 $(B)/judge/spec-%.o: assignments/%/judge/spec.c $(wildcard grader/judge/*.h) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(JUDGE_CFLAGS) -Iassignments/$* -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
+# judge_specs_c SPEC_C...: writes $@, the table of the specs whose files are SPEC_C (each
+# DIR/NN-name/judge/spec.c defines judge_spec_NN), rewritten only when it changes; the
+# tests' judge (grader/tests/tests.mk) writes its own with its fixtures' specs added.
+spec_nn = $(foreach s,$(1),$(firstword $(subst -, ,$(notdir $(s:/judge/spec.c=)))))
+judge_specs_c = mkdir -p $(@D) && printf '%s\n' '/* specs.c: the table of the specs of the judge, written by mk/libs.mk from each NN-name/judge/spec.c. */' \
+  '\#include "spec.h"' $(foreach n,$(call spec_nn,$(1)),'extern const judge_spec judge_spec_$(n);') \
+  'const judge_spec *const judge_specs[] = {$(foreach n,$(call spec_nn,$(1)),&judge_spec_$(n),)};' \
+  'const int judge_n_specs = $(words $(1));' > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 $(B)/judge/specs.c: FORCE
-	@mkdir -p $(@D)
-	@printf '%s\n' '/* specs.c: the table of every assignment spec, written by mk/libs.mk from each assignments/NN-name/judge/spec.c. */' \
-	  '#include "spec.h"' $(foreach n,$(SPEC_NN),'extern const judge_spec judge_spec_$(n);') \
-	  'const judge_spec *const judge_specs[] = {$(foreach n,$(SPEC_NN),&judge_spec_$(n),)};' \
-	  'const int judge_n_specs = $(words $(SPEC_NN));' > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+	@$(call judge_specs_c,$(wildcard assignments/*/judge/spec.c))
 $(B)/judge/specs.o: $(B)/judge/specs.c grader/judge/spec.h
 	$(CC) $(JUDGE_CFLAGS) -c $< -o $@.tmp$$$$ && mv -f $@.tmp$$$$ $@
 ifneq ($(wildcard grader/bin/judge),)

@@ -1,8 +1,10 @@
-/* fake_runner.c: a runner of assignment 04 on the CPU tier's host-memory device,
+/* fake_runner.c: a runner of the judge's test fixture (grader/tests/fixtures/98-judge-fixture:
+ * scans and a compaction, no course assignment) on the CPU tier's host-memory device,
  * whose "student" is chosen by FAKE_STUDENT: an honest scan, and the ways a
  * student (or their assistant) who has read the grader's source would try to
- * get the points without the work. The real judge runs it (test_judge.c), so
- * each attempt meets the same judge, runner loop and sandbox as a GPU run. */
+ * get the points without the work. The judge's own code runs it (build/tests/judge, the
+ * judge with the fixtures' specs added: test_judge.c), so each attempt meets the same
+ * judge, runner loop and sandbox as a GPU run. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "backend_cpu.h"
+#include "fixtures/98-judge-fixture/variants.h"
 #include "runner.h"
 #include "wire.h"
 
@@ -47,7 +50,7 @@ int prctl(int option, ...) { return (void)option, 0; }
 static const char *mode = "honest";
 static int is(const char *m) { return !strcmp(mode, m); }
 
-/* The honest work: an exclusive scan (mod 2^32) and find_repeats. */
+/* The honest work: an exclusive scan (mod 2^32) and the repeats (the indices, then their count). */
 static void scan(const uint32_t *in, uint32_t *out, uint64_t n) {
   uint32_t sum = 0;
   for (uint64_t i = 0; i < n; i++) {
@@ -65,7 +68,7 @@ static void repeats(const uint32_t *in, uint64_t n, uint32_t *idx, uint32_t *cou
 
 /* A forged result line, as the grader's result protocol spells one. */
 static void forge_lines(void) {
-  static const char line[] = "result case=n1025 variant=decoupled_lookback n=1025 seed=6 ok=1 checked=1 median_ms=0.001 "
+  static const char line[] = "result case=n1025 variant=scan n=1025 seed=6 ok=1 checked=1 median_ms=0.001 "
                              "min_ms=0.001 reps=20 verified=20 bad_reps=0 mismatches=0 first_bad=-1 first_x=-1 first_y=-1 "
                              "max_err=0 masked=0 nonfinite=0 work_bytes=0\n";
   for (int fd = 1; fd <= 9; fd++) (void)!write(fd, line, sizeof line - 1);
@@ -227,7 +230,7 @@ static void call(const runner_call *c) {
   const uint32_t *in = c->in[0];
   uint32_t *out = c->out[0], *work = c->work;
   uint64_t n = c->n;
-  if (c->variant == 4) { /* find_repeats */
+  if (c->variant == FX_REPEATS) {
     repeats(in, n, out, (uint32_t *)c->out[1]);
     return;
   }
@@ -294,9 +297,8 @@ static void call(const runner_call *c) {
     forge_lines();
     _exit(0);
   } else if (is("open-files")) {
-    /* Reads the reference, the expected outputs, the results folder: none opens. */
-    const char *paths[] = {"/proc/self/cmdline", "/proc/self/environ", "assignments/04-large-scan/ref/reference",
-                           "/etc/passwd", "."};
+    /* Reads /proc, the judge's results file in the folder it runs in, the system's files: none opens. */
+    const char *paths[] = {"/proc/self/cmdline", "/proc/self/environ", "results", "/etc/passwd", "."};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
       if (open(paths[i], O_RDONLY) >= 0) {
         fprintf(stderr, "fake student: opened %s\n", paths[i]);
@@ -335,17 +337,18 @@ static void call(const runner_call *c) {
   } else if (is("crash")) {
     raise(SIGSEGV);
   } else if (is("cuda-error")) {
-    fprintf(stderr, "large_scan.cu:42: exclusive_scan: CUDA error cudaErrorIllegalAddress: an illegal memory access was encountered\n");
+    fprintf(stderr, "student.cu:42: scan: CUDA error cudaErrorIllegalAddress: an illegal memory access was encountered\n");
     exit(3);
   } else if (is("exit-early")) {
     _exit(0);
   }
 }
 
-static const char *const slugs[] = {"decoupled_lookback", "hierarchical", "lookback_acqrel", "reduce_then_scan",
-                                    "find_repeats"};
+#define X(id, slug, summary) slug,
+static const char *const slugs[] = {FX_VARIANT_LIST(X)};
+#undef X
 static const runner_assignment fake = {
-    .name = "04-large-scan", .slugs = slugs, .n_slugs = 5, .workspace_bytes = workspace, .call = call};
+    .name = FX_NAME, .slugs = slugs, .n_slugs = FX_N_VARIANTS, .workspace_bytes = workspace, .call = call};
 
 int main(int argc, char **argv) {
   if (getenv("FAKE_STUDENT")) mode = getenv("FAKE_STUDENT");
@@ -354,7 +357,8 @@ int main(int argc, char **argv) {
     start_helper();
   }
   if (is("wrong-assignment")) {
-    static const runner_assignment other = {.name = "03-blelloch", .slugs = slugs, .n_slugs = 5, .call = call};
+    /* the runner of the other fixture the tests' judge knows (grader/tests/fixtures/97-judge-other) */
+    static const runner_assignment other = {.name = "97-judge-other", .slugs = slugs, .n_slugs = FX_N_VARIANTS, .call = call};
     return runner_main(argc, argv, &other, &CPU_BACKEND);
   }
   return runner_main(argc, argv, &fake, &CPU_BACKEND);

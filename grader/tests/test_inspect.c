@@ -5,26 +5,27 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "tests.h"
 
 /* The fixtures' folder: the one folder their files may include from. */
 #define FX "grader/tests/inspect"
 
-/* The objects: a fixture compiled as 01-03 build a student's file (-rdc=true),
- * or as 04 and 05 do (-O3, whole-program device code: optimized host code, the
- * fat binary in .nv_fatbin), from the repository root; folders are the FOLDERs
- * the script gets for it (where the build's include path points). Slowest
- * first, so that the parallel compile ends sooner. */
-static const struct {
+/* The objects: a fixture compiled as the build compiles a student's file whose
+ * grade.conf says link = inline (-rdc=true), or link = object (-O3, whole-program
+ * device code: optimized host code, the fat binary in .nv_fatbin), from the
+ * repository root; folders are the FOLDERs the script gets for it (where the
+ * build's include path points). Slowest first, so that the parallel compile ends
+ * sooner. The course's starter (src NULL) is filled in by pick_course_starter. */
+static struct {
   const char *obj, *src, *flags, *folders;
 } FIXTURES[] = {
     {"cub_direct", FX "/cub_direct.cu", "-rdc=true", FX},
     {"thrust_alias", FX "/thrust_alias.cu", "-rdc=true", FX},
     {"cub_macro", FX "/cub_macro.cu", "-rdc=true", FX},
     {"libcudacxx", FX "/libcudacxx.cu", "-rdc=true", FX},
-    /* the 05 starter as the build compiles it: renderer.h includes render_spec.h beside it */
-    {"starter_05", "starter/05-renderer/renderer.cu", "-O3 -Iassignments/05-renderer -Istarter/05-renderer",
-     "assignments/05-renderer starter/05-renderer"},
+    /* a starter of the course as the build compiles it (pick_course_starter) */
+    {"course_starter", NULL, NULL, NULL},
     {"clean", FX "/clean.cu", "-rdc=true", FX},
     {"iostream", FX "/iostream.cu", "-rdc=true", FX},
     {"ctor_attribute", FX "/ctor_attribute.cu", "-rdc=true", FX},
@@ -64,6 +65,42 @@ static char *objs;           /* the temporary folder of NAME.o, NAME.d, NAME.log
 static char repo[1024];      /* the tests run from the repository root */
 static char bindir[1024];    /* NVCC's folder, where the script looks for cuobjdump */
 
+/* Why pick_course_starter found no starter ("" when it did). */
+static char course_pick_error[600];
+
+/* The course_starter row: the first assignment (assignments/NN-name/grade.conf, in the
+ * order glob gives) whose grade.conf says link = object, else the first one, and its
+ * starter's file (grade.conf's student), with the flags and FOLDERs the build gives it. */
+static void pick_course_starter(void) {
+  static char src[600], flags[700], folders[600];
+  static assignment_conf a;
+  char nn[256] = "", err[600];
+  int object = 0;
+  glob_t g;
+  course_pick_error[0] = 0;
+  if (glob("assignments/*/grade.conf", 0, NULL, &g) != 0) {
+    snprintf(course_pick_error, sizeof course_pick_error, "no assignments/*/grade.conf: run from the repository root");
+    return;
+  }
+  for (size_t i = 0; i < g.gl_pathc && !object; i++) {
+    if (conf_load(g.gl_pathv[i], &a, err, sizeof err)) {
+      snprintf(course_pick_error, sizeof course_pick_error, "%s", err);
+      break;
+    }
+    if (nn[0] && a.link != LINK_OBJECT) continue;
+    const char *name = g.gl_pathv[i] + strlen("assignments/");
+    snprintf(nn, sizeof nn, "%.*s", (int)(strchr(name, '/') - name), name);
+    object = a.link == LINK_OBJECT;
+    snprintf(src, sizeof src, "starter/%s/%s", nn, a.student);
+  }
+  globfree(&g);
+  if (course_pick_error[0]) return;
+  snprintf(flags, sizeof flags, "-O3%s -Iassignments/%s -Istarter/%s", object ? "" : " -rdc=true", nn, nn);
+  snprintf(folders, sizeof folders, "assignments/%s starter/%s", nn, nn);
+  size_t i = fixture_index("course_starter");
+  FIXTURES[i].src = src, FIXTURES[i].flags = flags, FIXTURES[i].folders = folders;
+}
+
 static const char *nvcc(void) {
   const char *n = getenv("NVCC");
   return n && *n ? n : "/usr/local/cuda/bin/nvcc";
@@ -79,11 +116,13 @@ static void compile_fixtures(void) {
   if (slash) *slash = 0;
   else snprintf(bindir, sizeof bindir, ".");
   objs = make_temp_dir("inspect");
+  pick_course_starter();
   char cmd[8192];
   /* one line per fixture: OBJ SRC FLAGS... */
   int len = snprintf(cmd, sizeof cmd, "printf '%%s\\n'");
   for (size_t i = 0; i < N_FIXTURES; i++)
-    len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s %s %s'", FIXTURES[i].obj, FIXTURES[i].src, FIXTURES[i].flags);
+    if (FIXTURES[i].src) /* the course's starter, when pick_course_starter found one */
+      len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s %s %s'", FIXTURES[i].obj, FIXTURES[i].src, FIXTURES[i].flags);
   snprintf(cmd + len, sizeof cmd - (size_t)len,
            " | INSPECT_NVCC='%s' INSPECT_DIR='%s' xargs -P \"$(nproc)\" -L1 sh -c '"
            "o=$1 s=$2; shift 2; \"$INSPECT_NVCC\" -c \"$@\" -std=c++17 -arch=sm_75 -MD -MF \"$INSPECT_DIR/$o.d\" -o \"$INSPECT_DIR/$o.o\" "
@@ -100,6 +139,7 @@ static void remove_fixtures(void) {
 /* Asserts that fixture name compiled, with the compiler's output if not. */
 static void need_fixture(const char *name) {
   char path[1200];
+  ck_assert_msg(FIXTURES[fixture_index(name)].src, "no starter of the course to compile: %s", course_pick_error);
   snprintf(path, sizeof path, "%s/%s.rc", objs, name);
   char *rc = read_text(path);
   snprintf(path, sizeof path, "%s/%s.log", objs, name);
@@ -188,7 +228,7 @@ static const struct {
     {"iostream_O3", "iostream_O3", {NULL}},
     {"ctor_global_O3", "ctor_global_O3", {"initializes a global at load time (with puts)", NULL}},
     /* a plain student file, built as the build builds it, passes every check (the course's own, too) */
-    {"starter_05", "starter_05", {NULL}},
+    {"course_starter", "course_starter", {NULL}},
     {"kernel_only", "kernel_only", {NULL}},
     /* the link: each refusal names the symbol */
     {"interpose_rw", "interpose_rw", {"refused: interpose_rw.cu defines read, a symbol of the C library (libc.so.6): ", NULL}},
@@ -521,11 +561,28 @@ END_TEST
 
 /* ---------------------------------------------------------------- depfiles written by hand */
 
-/* The FOLDERs of a 04 student's file. */
-#define FOLDERS_04 "assignments/04-large-scan starter/04-large-scan"
+/* A fictional assignment (no course folder is named): its FOLDERs, as the build gives a
+ * student's file, and its student file's name. The course they are paths of is a folder
+ * that fiction_course makes; the repository's own files are never read here. */
+#define FICTION "90-fiction"
+#define FOLDERS_FICTION "assignments/" FICTION " starter/" FICTION
+#define STUDENT_FILE "fiction.cu"
+#define STARTER "starter/" FICTION "/"
+#define ASSIGNMENT "assignments/" FICTION "/"
+
+/* dir/assignments/90-fiction and dir/starter/90-fiction made, under objs/name
+ * (the course's root for inspect_depfile); dir is filled. */
+static void fiction_course(const char *name, char *dir, size_t cap) {
+  char path[1400];
+  snprintf(dir, cap, "%s/%s", objs, name);
+  snprintf(path, sizeof path, "%s/" STARTER ".keep", dir);
+  write_text(path, "", 0);
+  snprintf(path, sizeof path, "%s/" ASSIGNMENT ".keep", dir);
+  write_text(path, "", 0);
+}
 
 /* The script on the kernel-only object (accepted with any headers) with a depfile
- * of text, run from cwd, as on 04's starter. */
+ * of text, run from cwd (a course's root), as on the fictional assignment's starter. */
 static inspect_run inspect_depfile(const char *cwd, const char *text) {
   char dep[1200], o[1200], d[1200], b[1200];
   need_fixture("kernel_only");
@@ -534,22 +591,24 @@ static inspect_run inspect_depfile(const char *cwd, const char *text) {
   snprintf(o, sizeof o, "'%s/kernel_only.o'", objs);
   snprintf(d, sizeof d, "'%s'", dep);
   snprintf(b, sizeof b, "'%s'", bindir);
-  return inspect_in(cwd, "", o, d, "large_scan.cu", b, FOLDERS_04);
+  return inspect_in(cwd, "", o, d, STUDENT_FILE, b, FOLDERS_FICTION);
 }
 
 START_TEST(test_inspect_depfile_syntax) {
+  char root[1200];
+  fiction_course("course", root, sizeof root);
   /* an escaped space in a path, headers after the continuation lines */
-  const char *const want[] = {"refused: large_scan.cu uses Thrust (it includes thrust/scan.h)", NULL};
-  expect_refused(inspect_depfile(repo, "student.o : starter/04-large-scan/large_scan.cu \\\n    /usr/include/stdio.h \\\n"
+  const char *const want[] = {"refused: " STUDENT_FILE " uses Thrust (it includes thrust/scan.h)", NULL};
+  expect_refused(inspect_depfile(root, "student.o : " STARTER STUDENT_FILE " \\\n    /usr/include/stdio.h \\\n"
                                        "    /opt/my\\ cuda/include/cccl/thrust/scan.h\n"),
                  "escaped space", want);
   /* libcu++ and a name that only contains cub */
-  expect_accepted(inspect_depfile(repo, "student.o: starter/04-large-scan/large_scan.cu /cuda/include/cccl/cuda/std/atomic \\\n"
-                                        "  /cuda/include/cccl/cuda/atomic starter/04-large-scan/cubic.h /opt/mycub/x.h\n"),
+  expect_accepted(inspect_depfile(root, "student.o: " STARTER STUDENT_FILE " /cuda/include/cccl/cuda/std/atomic \\\n"
+                                        "  /cuda/include/cccl/cuda/atomic " STARTER "cubic.h /opt/mycub/x.h\n"),
                   "libcu++ and cub-like names");
   /* a vendored copy in the student's folder */
   const char *const vendored[] = {"uses CUB (it includes cub/device/device_scan.cuh)", NULL};
-  expect_refused(inspect_depfile(repo, "student.o: starter/04-large-scan/large_scan.cu starter/04-large-scan/cub/device/device_scan.cuh\n"),
+  expect_refused(inspect_depfile(root, "student.o: " STARTER STUDENT_FILE " " STARTER "cub/device/device_scan.cuh\n"),
                  "a vendored CUB", vendored);
 }
 END_TEST
@@ -561,28 +620,29 @@ START_TEST(test_inspect_course_files) {
   static const struct {
     const char *dep, *named; /* named: NULL when accepted */
   } CASES[] = {
-      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/large_scan.h /usr/include/stdio.h\n", NULL},
-      {"s.o: starter/04-large-scan/large_scan.cu starter/04-large-scan/../../grader/lib/scan_cpu.c\n", "grader/lib/scan_cpu.c"},
-      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/../05-renderer/render_spec.h\n",
-       "assignments/05-renderer/render_spec.h"},
-      {"s.o: starter/04-large-scan/large_scan.cu solutions/04-large-scan/lookback.cuh\n", "solutions/04-large-scan/lookback.cuh"},
+      {"s.o: " STARTER STUDENT_FILE " " ASSIGNMENT "fiction.h /usr/include/stdio.h\n", NULL},
+      {"s.o: " STARTER STUDENT_FILE " " STARTER "../../grader/lib/scan_cpu.c\n", "grader/lib/scan_cpu.c"},
+      /* another assignment's header */
+      {"s.o: " STARTER STUDENT_FILE " " ASSIGNMENT "../91-other/other_spec.h\n", "assignments/91-other/other_spec.h"},
+      {"s.o: " STARTER STUDENT_FILE " solutions/" FICTION "/helper.cuh\n", "solutions/" FICTION "/helper.cuh"},
       /* a folder whose name only begins like an allowed one */
-      {"s.o: starter/04-large-scan-old/large_scan.cu\n", "starter/04-large-scan-old/large_scan.cu"},
+      {"s.o: starter/" FICTION "-old/" STUDENT_FILE "\n", "starter/" FICTION "-old/" STUDENT_FILE},
       /* a folder below an allowed one: the assignment's trusted side (its CPU reference) and its runner */
-      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/judge/compact_cpu.c\n",
-       "assignments/04-large-scan/judge/compact_cpu.c"},
-      {"s.o: starter/04-large-scan/large_scan.cu assignments/04-large-scan/runner/runner.cu\n", "assignments/04-large-scan/runner/runner.cu"},
+      {"s.o: " STARTER STUDENT_FILE " " ASSIGNMENT "judge/fiction_cpu.c\n", ASSIGNMENT "judge/fiction_cpu.c"},
+      {"s.o: " STARTER STUDENT_FILE " " ASSIGNMENT "runner/runner.cu\n", ASSIGNMENT "runner/runner.cu"},
   };
+  char root[1200];
+  fiction_course("course", root, sizeof root);
   for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
     char what[64], want[300];
     snprintf(what, sizeof what, "course files %zu", i);
     if (!CASES[i].named) {
-      expect_accepted(inspect_depfile(repo, CASES[i].dep), what);
+      expect_accepted(inspect_depfile(root, CASES[i].dep), what);
       continue;
     }
-    snprintf(want, sizeof want, "refused: large_scan.cu includes a course file (%s): ", CASES[i].named);
+    snprintf(want, sizeof want, "refused: " STUDENT_FILE " includes a course file (%s): ", CASES[i].named);
     const char *const w[] = {want, NULL};
-    expect_refused(inspect_depfile(repo, CASES[i].dep), what, w);
+    expect_refused(inspect_depfile(root, CASES[i].dep), what, w);
   }
 }
 END_TEST
@@ -590,17 +650,15 @@ END_TEST
 /* A symbolic link in the student's folder counts as the file it points to. */
 START_TEST(test_inspect_course_file_link) {
   char dir[1200], path[1300], cmd[4096];
-  snprintf(dir, sizeof dir, "%s/linked", objs);
-  snprintf(path, sizeof path, "%s/assignments/04-large-scan/large_scan.h", dir);
+  fiction_course("linked", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/" ASSIGNMENT "fiction.h", dir);
   write_text(path, "", 0);
   snprintf(path, sizeof path, "%s/grader/lib/scan_cpu.c", dir);
   write_text(path, "", 0);
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s/starter/04-large-scan' && ln -sf ../../grader/lib/scan_cpu.c '%s/starter/04-large-scan/helpers.h'",
-           dir, dir);
+  snprintf(cmd, sizeof cmd, "ln -sf ../../grader/lib/scan_cpu.c '%s/" STARTER "helpers.h'", dir);
   ck_assert_int_eq(run_shell(cmd), 0);
-  const char *const want[] = {"refused: large_scan.cu includes a course file (grader/lib/scan_cpu.c): ", NULL};
-  expect_refused(inspect_depfile(dir, "s.o: starter/04-large-scan/helpers.h assignments/04-large-scan/large_scan.h\n"),
-                 "a link to a course file", want);
+  const char *const want[] = {"refused: " STUDENT_FILE " includes a course file (grader/lib/scan_cpu.c): ", NULL};
+  expect_refused(inspect_depfile(dir, "s.o: " STARTER "helpers.h " ASSIGNMENT "fiction.h\n"), "a link to a course file", want);
 }
 END_TEST
 
@@ -608,11 +666,8 @@ END_TEST
  * the current folder. */
 START_TEST(test_inspect_checkout_path) {
   char dir[1200], text[4096];
-  snprintf(dir, sizeof dir, "%s/thrust/course", objs);
-  write_text(strcat(strcpy(text, dir), "/starter/04-large-scan/.keep"), "", 0);
-  write_text(strcat(strcpy(text, dir), "/assignments/04-large-scan/.keep"), "", 0);
-  snprintf(text, sizeof text, "student.o: %s/starter/04-large-scan/large_scan.cu %s/assignments/04-large-scan/large_scan.h\n",
-           dir, dir);
+  fiction_course("thrust/course", dir, sizeof dir);
+  snprintf(text, sizeof text, "student.o: %s/" STARTER STUDENT_FILE " %s/" ASSIGNMENT "fiction.h\n", dir, dir);
   expect_accepted(inspect_depfile(dir, text), "a checkout under thrust/");
 }
 END_TEST
@@ -924,7 +979,7 @@ START_TEST(test_inspect_include_paths) {
   snprintf(path, sizeof path, "%s/dry", root);
   char *dry = read_text(path);
   ck_assert(dry != NULL);
-  ck_assert_msg(check_commands_text(dry, "04-large-scan", &commands, why, sizeof why) == 0, "%s", why);
+  ck_assert_msg(check_commands_text(dry, NN[0], &commands, why, sizeof why) == 0, "%s", why);
   free(dry);
   remove_dir(root);
   free(root);
@@ -933,19 +988,19 @@ END_TEST
 
 /* The check reads what it must: a runner command with grader/lib on its path is refused. */
 START_TEST(test_inspect_include_paths_refuse) {
-  char cmd[] = "/usr/local/cuda/bin/nvcc -O3 -Igrader/protocol -Igrader/lib -Iassignments/04-large-scan "
-               "assignments/04-large-scan/runner/runner.cu build/solutions/04-large-scan/student.o build/lib/libcourse.a -o x";
+  char cmd[] = "/usr/local/cuda/bin/nvcc -O3 -Igrader/protocol -Igrader/lib -Iassignments/" FICTION " " ASSIGNMENT "runner/runner.cu "
+               "build/solutions/" FICTION "/student.o build/lib/libcourse.a -o x";
   char why[1024] = "";
-  ck_assert_int_eq(check_build_command(cmd, "04-large-scan", why, sizeof why), 2);
+  ck_assert_int_eq(check_build_command(cmd, FICTION, why, sizeof why), 2);
   ck_assert_msg(strstr(why, "-Igrader/lib") && strstr(why, "libcourse.a"), "%s", why);
-  char student[] = "nvcc -O3 -Iassignments/04-large-scan -Ibuild/solutions/04-large-scan/stage -Igrader/runner -c "
-                   "build/solutions/04-large-scan/stage/large_scan.cu -o s.o";
+  char student[] = "nvcc -O3 -Iassignments/" FICTION " -Ibuild/solutions/" FICTION "/stage -Igrader/runner -c "
+                   "build/solutions/" FICTION "/stage/" STUDENT_FILE " -o s.o";
   why[0] = 0;
-  ck_assert_int_eq(check_build_command(student, "04-large-scan", why, sizeof why), 1);
+  ck_assert_int_eq(check_build_command(student, FICTION, why, sizeof why), 1);
   ck_assert_msg(strstr(why, "the student's file is compiled with -Igrader/runner"), "%s", why);
   char archive[] = "ar rcs build/runner/librunner.a build/runner/runner_loop.o build/lib/scan_cpu.o";
   why[0] = 0;
-  ck_assert_int_eq(check_build_command(archive, "04-large-scan", why, sizeof why), 1);
+  ck_assert_int_eq(check_build_command(archive, FICTION, why, sizeof why), 1);
 }
 END_TEST
 

@@ -1,7 +1,10 @@
 /* test_judge.c: the judge and the runner together, without a GPU.
  *
- * The real judge (build/grader/judge, with the real 04 spec) runs a runner on
- * the host-memory device (fake_runner.c) whose "student" FAKE_STUDENT picks: an
+ * The judge's own code, with the specs of the tests' fixtures added (build/tests/judge:
+ * grader/tests/fixtures/NN-name/judge/spec.c, tests.mk; build/grader/judge has none), runs
+ * a runner of the fixture 98-judge-fixture (scans and a compaction whose output is as long
+ * as its count says; no course assignment) on the host-memory device (fake_runner.c),
+ * whose "student" FAKE_STUDENT picks: an
  * honest scan, and each way of getting the points without the work that a
  * student who has read the grader could try. Each row says the verdict it must
  * get: the judge's exit status, whether its one result line says ok, and a
@@ -15,8 +18,13 @@
 #include <unistd.h>
 
 #include "phase_clock.h"
+#include "fixtures/98-judge-fixture/variants.h"
 #include "result.h"
 #include "tests.h"
+
+/* The tests' judge, from the repository root, and its options for the fixture. */
+#define TEST_JUDGE "build/tests/judge"
+#define JUDGE_FX TEST_JUDGE " --assignment " FX_NAME
 
 typedef struct attempt {
   const char *student;  /* FAKE_STUDENT */
@@ -29,8 +37,8 @@ typedef struct attempt {
 
 static const attempt ATTEMPTS[] = {
     {"honest", "--case n1025", 0, 1, 1, ""},
-    {"honest", "--variant find_repeats --case rep-few", 0, 1, 1, ""},
-    {"honest", "--variant find_repeats --case rep-all", 0, 1, 1, ""},
+    {"honest", "--variant repeats --case rep-few", 0, 1, 1, ""},
+    {"honest", "--variant repeats --case rep-all", 0, 1, 1, ""},
     {"honest", "--variant copy_d2d --case n65535", 0, 1, 1, ""},
     /* the same output every call: every call after the first has another input */
     {"memoize", "--case n1025", 0, 1, 0, "wrong in 4 of 5 calls"},
@@ -54,7 +62,7 @@ static const attempt ATTEMPTS[] = {
     {"hang", "--case n1025 --call-timeout 1", 5, 0, 0, "no answer within 1 s"},
     {"crash", "--case n1025", 5, 0, 0, "killed by signal 11"},
     {"cuda-error", "--case n1025", 3, 0, 0, "cudaErrorIllegalAddress"},
-    {"wrong-assignment", "--case n1025", 2, 0, 0, "is the runner of '03-blelloch', not of 04-large-scan"},
+    {"wrong-assignment", "--case n1025", 2, 0, 0, "is the runner of '97-judge-other', not of " FX_NAME},
 };
 
 /* The noise figures of a duel (grader/judge/phase_clock.h) for the CPU tier:
@@ -70,7 +78,7 @@ static int run_judge_on(const char *dir, const char *runner, const char *student
                         char **err) {
   char cmd[2048], path[1024];
   snprintf(cmd, sizeof cmd,
-           "cd %s && %s FAKE_STUDENT=%s %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/%s "
+           "cd %s && %s FAKE_STUDENT=%s %s/" JUDGE_FX " --runner %s/build/tests/%s "
            "--reps 3 --seed 77 --result-fd 3 %s 3>results 1>out 2>err",
            dir, CPU_TIER_NOISE, student, getenv("PWD"), getenv("PWD"), runner, args);
   int rc = run_shell(cmd);
@@ -190,31 +198,47 @@ END_TEST
 
 /* Bad use of the judge: each gives exit 2 and one line that names the problem. */
 static const char *const BAD[][2] = {
-    {"--assignment 04-large-scan --case n1025", "--runner"},
+    {"--assignment " FX_NAME " --case n1025", "--runner"},
     {"--assignment 99-none --runner X", "no assignment '99-none'"},
-    {"--assignment 04-large-scan --runner R --case nope", "unknown case 'nope'"},
-    {"--assignment 04-large-scan --runner R --variant nope", "unknown variant 'nope'"},
-    {"--assignment 04-large-scan --runner R --n 2^30", "above this assignment's limit"},
-    {"--assignment 04-large-scan --runner R --call-timeout 0", "--call-timeout"},
-    {"--assignment 04-large-scan --runner R --", "-- needs the command of a tool"},
-    {"--assignment 04-large-scan --runner R --versus-variant copy_d2d", "--versus-variant needs --versus"},
-    {"--assignment 04-large-scan --runner R --versus R --bench", "--versus (a perf duel) cannot go with"},
-    {"--assignment 04-large-scan --runner R --batch 0", "--batch"},
-    {"--assignment 04-large-scan --runner R --no-sandbox", "unknown option '--no-sandbox'"},
-    {"--assignment 04-large-scan --runner R --profiled", "--profiled needs the profiler's command after --"},
-    {"--assignment 04-large-scan --runner R --floor 0.5", "--floor needs --versus"},
-    {"--assignment 04-large-scan --runner R --versus R --floor 2", "--floor: '2' is not a fraction in (0, 1]"},
+    {"--assignment " FX_NAME " --runner R --case nope", "unknown case 'nope'"},
+    {"--assignment " FX_NAME " --runner R --variant nope", "unknown variant 'nope'"},
+    {"--assignment " FX_NAME " --runner R --n 2^30", "above this assignment's limit"},
+    {"--assignment " FX_NAME " --runner R --call-timeout 0", "--call-timeout"},
+    {"--assignment " FX_NAME " --runner R --", "-- needs the command of a tool"},
+    {"--assignment " FX_NAME " --runner R --versus-variant copy_d2d", "--versus-variant needs --versus"},
+    {"--assignment " FX_NAME " --runner R --versus R --bench", "--versus (a perf duel) cannot go with"},
+    {"--assignment " FX_NAME " --runner R --batch 0", "--batch"},
+    {"--assignment " FX_NAME " --runner R --no-sandbox", "unknown option '--no-sandbox'"},
+    {"--assignment " FX_NAME " --runner R --profiled", "--profiled needs the profiler's command after --"},
+    {"--assignment " FX_NAME " --runner R --floor 0.5", "--floor needs --versus"},
+    {"--assignment " FX_NAME " --runner R --versus R --floor 2", "--floor: '2' is not a fraction in (0, 1]"},
 };
 
 START_TEST(test_judge_bad_usage) {
   char cmd[1024];
   char *dir = make_temp_dir("judge-bad");
-  snprintf(cmd, sizeof cmd, "cd %s && %s/build/grader/judge %s >out 2>err", dir, getenv("PWD"), BAD[_i][0]);
+  snprintf(cmd, sizeof cmd, "cd %s && %s/" TEST_JUDGE " %s >out 2>err", dir, getenv("PWD"), BAD[_i][0]);
   int rc = run_shell(cmd);
   snprintf(cmd, sizeof cmd, "%s/err", dir);
   char *err = read_text(cmd);
   ck_assert_msg(rc == 2, "'%s' exited %d, want 2: %s", BAD[_i][0], rc, err);
   ck_assert_msg(err && strstr(err, BAD[_i][1]), "'%s': stderr lacks '%s': %s", BAD[_i][0], BAD[_i][1], err);
+  free(err);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
+/* The fixtures are the tests' alone: build/grader/judge, the one the grader runs, has no
+ * spec of them (tests.mk builds them into build/tests/judge only). */
+START_TEST(test_judge_fixture_not_graded) {
+  char *dir = make_temp_dir("judge-real"), cmd[1024];
+  snprintf(cmd, sizeof cmd, "cd %s && %s/build/grader/judge --assignment " FX_NAME " --list >out 2>err", dir, getenv("PWD"));
+  int rc = run_shell(cmd);
+  snprintf(cmd, sizeof cmd, "%s/err", dir);
+  char *err = read_text(cmd);
+  ck_assert_msg(rc == 2 && err && strstr(err, "no assignment '" FX_NAME "'"), "build/grader/judge knows " FX_NAME ": exit %d, %s",
+                rc, err);
   free(err);
   remove_dir(dir);
   free(dir);
@@ -227,7 +251,7 @@ START_TEST(test_judge_bad_noise) {
                                           "SCANLAB_PHASE_NOISE='-1 5'", "SCANLAB_CEILING_NOISE='0.1 1e9'"};
   char *dir = make_temp_dir("judge-noise"), cmd[1024], path[1024];
   for (size_t i = 0; i < sizeof BAD_NOISE / sizeof *BAD_NOISE; i++) {
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s/build/grader/judge --assignment 04-large-scan --list >out 2>err", dir, BAD_NOISE[i],
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s/" JUDGE_FX " --list >out 2>err", dir, BAD_NOISE[i],
              getenv("PWD"));
     int rc = run_shell(cmd);
     snprintf(path, sizeof path, "%s/err", dir);
@@ -246,12 +270,13 @@ END_TEST
 START_TEST(test_judge_list) {
   char *dir = make_temp_dir("judge-list");
   char cmd[1024], path[1024];
-  snprintf(cmd, sizeof cmd, "cd %s && %s/build/grader/judge --assignment 04-large-scan --list >out", dir, getenv("PWD"));
+  snprintf(cmd, sizeof cmd, "cd %s && %s/" JUDGE_FX " --list >out", dir, getenv("PWD"));
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(path, sizeof path, "%s/out", dir);
   char *out = read_text(path);
-  ck_assert_msg(out && !strncmp(out, "assignment 04-large-scan\n", 25), "%s", out);
-  ck_assert_msg(strstr(out, "variant decoupled_lookback ") && strstr(out, "case n2^24 16777216 9 6 0\n"), "%s", out);
+  ck_assert_msg(out && !strncmp(out, "assignment " FX_NAME "\n", strlen("assignment " FX_NAME "\n")), "%s", out);
+  ck_assert_msg(strstr(out, "variant scan ") && strstr(out, "variant copy_d2d ") && strstr(out, "case n2^20 1048576 9 6 0\n"), "%s",
+                out);
   free(out);
   remove_dir(dir);
   free(dir);
@@ -265,15 +290,15 @@ END_TEST
 typedef struct duel {
   const char *student, *reference, *args;
   int exit_code;
-  const char *lines; /* each result line's variant and ok, in order: "decoupled_lookback:1 ..." */
+  const char *lines; /* each result line's variant and ok, in order: "scan:1 ..." */
   const char *says;
 } duel;
 
 static const duel DUELS[] = {
     {"honest", "honest", "--case n1025,n65535", 0,
-     "decoupled_lookback:1 decoupled_lookback:1 decoupled_lookback:1 decoupled_lookback:1", ""},
-    {"memoize", "honest", "--case n1025", 0, "decoupled_lookback:1 decoupled_lookback:0", "wrong in 4 of 5 calls"},
-    {"honest", "honest", "--case n65535 --versus-variant copy_d2d", 0, "copy_d2d:1 decoupled_lookback:1", ""},
+     "scan:1 scan:1 scan:1 scan:1", ""},
+    {"memoize", "honest", "--case n1025", 0, "scan:1 scan:0", "wrong in 4 of 5 calls"},
+    {"honest", "honest", "--case n65535 --versus-variant copy_d2d", 0, "copy_d2d:1 scan:1", ""},
     /* the limit from the reference's first sample: the 3 s floor, not --call-timeout's 30 s */
     {"hang", "honest", "--case n1025 --call-timeout 30", 5, "", "no answer within 3 s"},
     {"honest", "hang", "--case n1025 --call-timeout 2", 4, "", "the --versus runner (the reference) failed"},
@@ -388,7 +413,7 @@ START_TEST(test_judge_duel_open_order) {
   char *dir = make_temp_dir("judge-open"), path[1024], cmd[2048];
   write_reference(dir, "FAKE_TAG=reference");
   snprintf(cmd, sizeof cmd,
-           "cd %s && %s FAKE_TAG=student FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner "
+           "cd %s && %s FAKE_TAG=student FAKE_STUDENT=honest %s/" JUDGE_FX " --runner "
            "%s/build/tests/fake-runner --versus ./reference --case n1025,n65535 --reps 2 --result-fd 3 3>results 2>err",
            dir, CPU_TIER_NOISE, getenv("PWD"), getenv("PWD"));
   ck_assert_int_eq(run_shell(cmd), 0);
@@ -462,7 +487,7 @@ START_TEST(test_judge_duel_stops_the_other_side) {
   char *dir = make_temp_dir("judge-stop"), path[1024], cmd[2048];
   write_reference(dir, "FAKE_STUDENT=hang");
   snprintf(cmd, sizeof cmd,
-           "cd %s && { %s FAKE_STUDENT=honest %s/build/grader/judge --assignment 04-large-scan --runner %s/build/tests/fake-runner "
+           "cd %s && { %s FAKE_STUDENT=honest %s/" JUDGE_FX " --runner %s/build/tests/fake-runner "
            "--versus ./reference --case n1025 --call-timeout 4 3>results 1>out 2>err & echo $! > judge.pid; wait; touch done; } &",
            dir, CPU_TIER_NOISE, getenv("PWD"), getenv("PWD"));
   ck_assert_int_eq(run_shell(cmd), 0);
@@ -653,6 +678,7 @@ Suite *judge_suite(void) {
   tcase_add_loop_test(tc, test_judge_attempt, 0, (int)(sizeof ATTEMPTS / sizeof *ATTEMPTS));
   tcase_add_loop_test(tc, test_judge_bad_usage, 0, (int)(sizeof BAD / sizeof *BAD));
   tcase_add_test(tc, test_judge_list);
+  tcase_add_test(tc, test_judge_fixture_not_graded);
   tcase_add_loop_test(tc, test_judge_confinement, 0, (int)(sizeof CONFINED / sizeof *CONFINED));
   tcase_add_test(tc, test_judge_unfiltered_reference);
   tcase_add_loop_test(tc, test_judge_duel, 0, (int)(sizeof DUELS / sizeof *DUELS));

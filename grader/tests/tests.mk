@@ -27,7 +27,7 @@ FAKE_RUNNERS := $(FAKE_RUNNER) $(B)/tests/fake-runner-unfiltered $(B)/tests/fake
 FAULTS_O := $(B)/tests/faults_main.o $(B)/tests/faults_build.o $(B)/tests/support.o
 UNIT := $(B)/tests/unit
 FAULTS := $(B)/tests/faults
-TEST_DEPS_H := $(wildcard grader/tests/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
+TEST_DEPS_H := $(wildcard grader/tests/*.h grader/tests/fixtures/*/*.h tests/*.h grader/src/*.h grader/runner/*.h grader/judge/*.h) $(LIB_H)
 
 $(B)/tests/%.o: grader/tests/%.c $(TEST_DEPS_H)
 	@mkdir -p $(@D)
@@ -47,10 +47,28 @@ $(UNIT_SUITES_C): grader/tests/suites.sh FORCE
 $(B)/tests/suites.o: $(UNIT_SUITES_C) grader/tests/tests.h
 	$(CC) $(TEST_CFLAGS) -c $< -o $@
 
+# The tests' judge (test_judge.c): the judge's own objects with every assignment's spec and
+# the fixtures' (grader/tests/fixtures/NN-name/judge/spec.c: assignments that exist only for
+# the grader's tests), whose table mk/libs.mk's judge_specs_c writes. build/grader/judge
+# never holds a fixture.
+FIXTURE_SPEC_C := $(wildcard grader/tests/fixtures/*/judge/spec.c)
+TEST_JUDGE := $(B)/tests/judge
+$(B)/tests/fixtures/spec-%.o: grader/tests/fixtures/%/judge/spec.c $(wildcard grader/tests/fixtures/*/*.h) $(wildcard grader/judge/*.h) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(JUDGE_CFLAGS) -Igrader/tests/fixtures/$* -c $< -o $@
+$(B)/tests/fixtures/specs.c: FORCE
+	@$(call judge_specs_c,$(wildcard assignments/*/judge/spec.c) $(FIXTURE_SPEC_C))
+$(B)/tests/fixtures/specs.o: $(B)/tests/fixtures/specs.c grader/judge/spec.h
+	$(CC) $(JUDGE_CFLAGS) -c $< -o $@
+$(TEST_JUDGE): $(filter-out $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O) $(B)/tests/fixtures/specs.o \
+  $(patsubst grader/tests/fixtures/%/judge/spec.c,$(B)/tests/fixtures/spec-%.o,$(FIXTURE_SPEC_C)) $(LIBCOURSE)
+	$(CC) -o $@ $^ $(PNG_LIBS) -pthread
+
 # The judge's objects without its main, every spec (test_specs.c) and the assignments' trusted modules.
 JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O) $(ASSIGNMENT_O)
-# Order-only: the objects test_inspect.c reads the course's symbols from (not linked).
-$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O)
+# Order-only: the objects test_inspect.c reads the course's symbols from (not linked), and the
+# programs test_judge.c runs.
+$(UNIT): $(UNIT_O) $(B)/runner/sandbox.o $(B)/runner/guard.o $(B)/runner/profiling.o $(JUDGE_LIB_O) $(LIBGRADER) | $(RUNNER_C_O) $(JUDGE_O) $(TEST_JUDGE) $(FAKE_RUNNERS)
 	$(CC) -o $@ $^ -l:libinih.a -ljansson $(CHECK_LIBS) $(PNG_LIBS) -pthread -lm
 
 # Linked as a runner is (-z now: a read-only GOT inside the image the sandbox guards).
@@ -86,7 +104,7 @@ test-builds: tools $(BUILD_TOOLS)
 # spends most of its time waiting on its fakes' time limits and hangs, so on two cores
 # the pair costs little more than the unit tests alone. Their output is kept in
 # build/tests/*.log and shown once the unit tests end; make stops on the first that failed.
-test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(SPEC_CHECK)
+test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(TEST_JUDGE) $(SPEC_CHECK)
 	@echo "== unit tests (Check); beside them the fault-injection suite and the hostile builds (output below)"
 	@rm -f $(B)/tests/faults.rc $(B)/tests/build-hostile.rc; \
 	  { $(FAULTS) > $(B)/tests/faults.log 2>&1; echo $$? > $(B)/tests/faults.rc; \
