@@ -264,8 +264,8 @@ START_TEST(test_layout_fixture) {
 END_TEST
 
 /* (d) Nothing under grader/ (but grader/tests and a handout's grader/bin) names an
- * assignment: its folder's name ("04-large-scan"), the name after its number, with - or _
- * ("large-scan", "large_scan", any case), or its number standing alone ("04's", "(01-03)";
+ * assignment: its folder's name ("07-fake-scan"), the name after its number, with - or _
+ * ("fake-scan", "fake_scan", any case), or its number standing alone ("04's", "(01-03)";
  * not a part of another number, a date or a format such as "%04x"); and no #include names
  * a path of assignments/. */
 enum { MAX_ASSIGNMENTS = 64 };
@@ -344,13 +344,13 @@ END_TEST
 
 /* The check on lines that name an assignment and on lines that only look like it. */
 START_TEST(test_grader_names_fixture) {
-  assignment_names a = {2, {"04-large-scan", "01-warp-scan"}, {"large-scan", "warp-scan"}, {"large_scan", "warp_scan"}};
+  assignment_names a = {2, {"07-fake-scan", "08-mock-tree"}, {"fake-scan", "mock-tree"}, {"fake_scan", "mock_tree"}};
   char what[160];
-  static const char *const NAMING[] = {"/* 04's scans */",        "(01-03)",          "-I assignments/04-large-scan",
-                                       "#include \"large_scan.h\"", "a Warp-Scan probe", "#include \"../../assignments/x.h\"",
-                                       "as in 04, the bench"};
-  static const char *const NOT[] = {"fprintf(f, \"\\u%04x\", c)", "2026-11-04", "0.04 s", "sm_90, 04:30", "a scan of 2^24 elements",
-                                    "x04 = 1", "104 ms"};
+  static const char *const NAMING[] = {"/* 07's scans */",       "(07-09)",          "-I assignments/07-fake-scan",
+                                       "#include \"fake_scan.h\"", "a Mock-Tree probe", "#include \"../../assignments/x.h\"",
+                                       "as in 07, the bench"};
+  static const char *const NOT[] = {"fprintf(f, \"\\u%07x\", c)", "2026-11-07", "0.07 s", "sm_90, 07:30", "a scan of 2^24 elements",
+                                    "x07 = 1", "107 ms"};
   for (size_t i = 0; i < sizeof NAMING / sizeof *NAMING; i++) ck_assert_msg(names_assignment(NAMING[i], &a, what, sizeof what), "%s", NAMING[i]);
   for (size_t i = 0; i < sizeof NOT / sizeof *NOT; i++)
     ck_assert_msg(!names_assignment(NOT[i], &a, what, sizeof what), "%s: %s", NOT[i], what);
