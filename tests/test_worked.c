@@ -198,7 +198,8 @@ END_TEST
  * (each up- and down-sweep step, its pairs' additions, the total, the
  * exclusive scan in the last row). */
 START_TEST(test_02_lecture_scan_tables) {
-  const char *F = "lectures/02-hillis-steele-vs-blelloch.md";
+  char F[256];
+  lecture_path("02", F, sizeof F);
   char *t = text_of(F);
   long in[16], in2[16], got[16];
   int32_t x[8], v[8], want[8];
@@ -294,7 +295,8 @@ END_TEST
  * Steele n log2 n - n + 1 additions in log2 n steps, Blelloch 2(n - 1) in
  * 2 log2 n, the loop n - 1 in n - 1. */
 START_TEST(test_02_lecture_work_and_bounds) {
-  const char *F = "lectures/02-hillis-steele-vs-blelloch.md";
+  char F[256];
+  lecture_path("02", F, sizeof F);
   char *t = text_of(F);
   const char *tab = find_phrase(F, t, "| n = 1024 | work `W` | depth `D` | bound with `p = 1024` | bound with `p = 32` |");
   static const struct {

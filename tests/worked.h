@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+/* The lecture numbered nn ("02": lectures/02-*.md, exactly one) into out. */
+void lecture_path(const char *nn, char *out, size_t cap);
 /* A whole text file (malloc'd); fails the test when it is missing. */
 char *text_of(const char *path);
 /* Where phrase occurs from `from` on; *len (when not NULL) the length it matched. NULL when not there. */

@@ -2,6 +2,7 @@
  * lecture), found by a phrase next to them, for tests/test_worked.c and the assignments'
  * own tests of their handouts (assignments/NN/tests/); and the bank ways of a strided warp
  * access (banks.h's bank_ways). worked.h says what each does. */
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,19 @@ char *text_of(const char *path) {
   char *t = read_text(path);
   ck_assert_msg(t != NULL, "%s is missing", path);
   return t;
+}
+
+/* The lecture numbered nn (lectures/NN-*.md, the one such file) into out; fails when there
+ * is none or more than one. Found by its number, so that a test names no lecture whose name
+ * holds an assignment's (test_layout.c's test_names_stay_home). */
+void lecture_path(const char *nn, char *out, size_t cap) {
+  char pattern[64];
+  glob_t g;
+  snprintf(pattern, sizeof pattern, "lectures/%.2s-*.md", nn);
+  int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1;
+  ck_assert_msg(found, "not one file %s (run from the repository root)", pattern);
+  snprintf(out, cap, "%s", g.gl_pathv[0]);
+  globfree(&g);
 }
 
 /* Where phrase occurs in text from `from` on, a space or line break of the
