@@ -114,8 +114,8 @@ test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(SPEC_CHECK)
 	@echo "== make test: all passed"
 
 # The PTX of every GPU fault (below), for the course's tests that count what a fault's
-# kernels do (test_repo.c, test_counts.c): the runner.ptx of its build (the fault's file
-# alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
+# kernels do (an assignment's tests/test_courseNN.c, test_counts.c): the runner.ptx of its
+# build (the fault's file alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
 GPU_FAULTS_PTX := $(foreach d,$(wildcard assignments/*/tests/gpu-faults/*/), \
   $(B)/gpu-faults/$(notdir $(d:/=))/$(word 2,$(subst /, ,$(d)))/student.ptx)
 $(GPU_FAULTS_PTX): gpu-faults
