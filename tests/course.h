@@ -6,6 +6,14 @@
 
 #include <check.h>
 
+#include "conf.h"
+
+/* The assignment a test that grades end to end (make grade, grade-all, the autograder)
+ * hands in: the first assignments/NN-name/grade.conf in glob order, loaded into a (its
+ * name, its number the name's first two characters, and the file a student hands in,
+ * a->student). Fails the test when there is none. */
+void first_assignment(assignment_conf *a);
+
 /* Lecture examples (build/lectures/EX, run from the repo root). Runs one with an
  * environment prefix and arguments; returns its exit status, its stdout and
  * stderr (malloc'd) in *out and *err. */

@@ -19,15 +19,18 @@ fail() { echo "FAIL $*"; failed=1; }
 # The gradebook without its seconds column (the next to last), for comparing runs.
 book() { awk -F, 'BEGIN { OFS = "," } { $(NF - 1) = ""; print }' "$1"; }
 latest() { ls -d grade-results/all-* | sort | tail -1; }
+# The assignment subs2/ holds (test_grade_all's): the first assignments/*/grade.conf's.
+conf=$(ls assignments/*/grade.conf | head -1)
+a=${conf#assignments/} && a=${a%%/*}
 
 # 1. One after another.
-make grade-all SUBMISSIONS=subs2/ A=01 STUDENT_TIMEOUT=120 > seq.log 2>&1 || { fail "sequential: exit $? ($(tail -1 seq.log))"; exit 1; }
+make grade-all SUBMISSIONS=subs2/ A=${a:0:2} STUDENT_TIMEOUT=120 > seq.log 2>&1 || { fail "sequential: exit $? ($(tail -1 seq.log))"; exit 1; }
 seq_run=$(latest)
 book "$seq_run/gradebook.csv" > want.csv
 [ "$(wc -l < want.csv)" -eq 4 ] && pass "sequential: 3 rows" || fail "sequential: $(cat want.csv)"
 
 # 2. One worker per GPU number.
-make grade-all SUBMISSIONS=subs2/ A=01 STUDENT_TIMEOUT=120 GPUS=0,1 > gpus.log 2>&1 || fail "GPUS=0,1: exit $? ($(tail -1 gpus.log))"
+make grade-all SUBMISSIONS=subs2/ A=${a:0:2} STUDENT_TIMEOUT=120 GPUS=0,1 > gpus.log 2>&1 || fail "GPUS=0,1: exit $? ($(tail -1 gpus.log))"
 gpus_run=$(latest)
 if [ "$gpus_run" != "$seq_run" ] && cmp -s want.csv <(book "$gpus_run/gradebook.csv"); then pass "GPUS=0,1: the same gradebook"; else fail "GPUS=0,1: gradebook differs: $(diff want.csv <(book "$gpus_run/gradebook.csv") | tr '\n' ' ')"; fi
 used=$(cat "$gpus_run"/results/*/gpu 2> /dev/null | sort -u | tr '\n' ' ')
@@ -40,7 +43,7 @@ conf=$(bash "$here/slurm-cluster.sh" start "$cluster" 2> cluster.err) || { fail 
 trap 'bash "$here/slurm-cluster.sh" stop "$cluster"' EXIT
 export SLURM_CONF=$conf
 cores=$(nproc)
-make grade-all SUBMISSIONS=subs2/ A=01 STUDENT_TIMEOUT=120 BACKEND=slurm SLURM_GRES= SLURM_CPUS="$cores" WAIT=0 > slurm1.log 2>&1 ||
+make grade-all SUBMISSIONS=subs2/ A=${a:0:2} STUDENT_TIMEOUT=120 BACKEND=slurm SLURM_GRES= SLURM_CPUS="$cores" WAIT=0 > slurm1.log 2>&1 ||
   fail "slurm, WAIT=0: exit $? ($(tail -1 slurm1.log))"
 job=$(sed -n 's/^grade-all: Slurm job \([0-9]*\):.*/\1/p' slurm1.log | head -1)
 slurm_run=$(latest)
@@ -49,8 +52,8 @@ if [ -n "$job" ] && [ "$slurm_run" != "$gpus_run" ]; then
 else
   fail "slurm: no job id: $(cat slurm1.log | tr '\n' ' ')"
 fi
-# A=01 as on the first call (a resumed run takes the plan's assignments, but make builds the references A names).
-slurm=(BACKEND=slurm A=01 SLURM_GRES= SLURM_CPUS="$cores")
+# The same A= as on the first call (a resumed run takes the plan's assignments, but make builds the references A names).
+slurm=(BACKEND=slurm A=${a:0:2} SLURM_GRES= SLURM_CPUS="$cores")
 RUN=$slurm_run make grade-all "${slurm[@]}" > slurm2.log 2>&1
 rc=$?
 grep -q "still queued: waiting for it" slurm2.log && grep -q 'graded 2 of 3, running 0, pending 0, failed 1' slurm2.log &&

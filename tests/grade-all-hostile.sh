@@ -3,8 +3,9 @@
 # a copy of the course whose tools are built (test_instructor.c's test_grade_all), without a GPU.
 # Each step prints PASS or FAIL; exit 0 when every step passed. Steps:
 #   1. bad SCANLAB_SEED (text, 2^53), GPUS, BACKEND: refused with one line, no run folder made;
-#   2. hostile submissions (subs3/): an assignment folder that links to the course's
-#      solutions/01, a relative and an absolute #include of the solution, students named
+#   2. hostile submissions (subs3/), all to the first assignment (the first assignments/*/grade.conf,
+#      A below, and its `student =` file, F): an assignment folder that links to the course's
+#      solutions/A, a relative and an absolute #include of the solution, students named
 #      like the run's own files (rows, students, gradebook.csv) holding a symbolic link
 #      named with a comma and quotes or a FIFO: each rejected (or 0 points) with the reason
 #      in its row, the run's own files intact (COURSE/hostile-book.csv is the gradebook, for
@@ -23,14 +24,20 @@ pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; failed=1; }
 runs() { ls -d grade-results/all-* 2> /dev/null | wc -l; }
 latest() { ls -d grade-results/all-* | sort | tail -1; }
-mkdir -p subs0/alice/01-warp-scan && cp starter/01-warp-scan/warp_scan.cu subs0/alice/01-warp-scan/
+# The assignment every submission here is to, from the folders: its name, number and student file.
+conf=$(ls assignments/*/grade.conf | head -1)
+A=${conf#assignments/} && A=${A%%/*}
+N=${A:0:2}
+F=$(sed -n 's/^student *= *//p' "$conf")
+[ -n "$F" ] || { echo "FAIL $conf: no 'student =' file"; exit 1; }
+mkdir -p "subs0/alice/$A" && cp "starter/$A/$F" "subs0/alice/$A/"
 
 # 1. Settings are checked before anything is built or a run folder made.
 check_refused() { # ENV... -- WANT
   local env=() before log=refused.log
   while [ "$1" != -- ]; do env+=("$1"); shift; done
   before=$(runs)
-  env "${env[@]}" make grade-all SUBMISSIONS=subs0/ A=01 > "$log" 2>&1
+  env "${env[@]}" make grade-all SUBMISSIONS=subs0/ A=$N > "$log" 2>&1
   local rc=$?
   if [ $rc -ne 0 ] && grep -qF -- "$2" "$log" && [ "$(runs)" = "$before" ] && ! grep -q '^\[' "$log"; then
     pass "${env[*]}: refused before a run folder ($2)"
@@ -46,15 +53,15 @@ check_refused BACKEND=frob -- "BACKEND=frob: not local or slurm"
 check_refused GPUS=0 BACKEND=slurm -- "GPUS= is for BACKEND=local"
 
 # 2. Hostile submissions.
-mkdir -p subs3/mallory/01-warp-scan subs3/trudy/01-warp-scan subs3/eve subs3/rows/01-warp-scan subs3/students/01-warp-scan \
-  subs3/gradebook.csv/01-warp-scan
-ln -s "$course/solutions/01-warp-scan" subs3/eve/01-warp-scan
-printf '#include "../../../../solutions/01-warp-scan/warp_scan.cu"\n' > subs3/mallory/01-warp-scan/warp_scan.cu
-printf '#include "%s/solutions/01-warp-scan/warp_scan.cu"\n' "$course" > subs3/trudy/01-warp-scan/warp_scan.cu
-ln -s ../../x 'subs3/rows/01-warp-scan/a,"b".cu'
-mkfifo subs3/students/01-warp-scan/warp_scan.cu
-ln -s /etc/passwd subs3/gradebook.csv/01-warp-scan/warp_scan.cu
-make grade-all SUBMISSIONS=subs3/ A=01 STUDENT_TIMEOUT=120 > hostile.log 2>&1
+mkdir -p subs3/mallory/$A subs3/trudy/$A subs3/eve subs3/rows/$A subs3/students/$A \
+  subs3/gradebook.csv/$A
+ln -s "$course/solutions/$A" subs3/eve/$A
+printf '#include "../../../../solutions/%s/%s"\n' "$A" "$F" > "subs3/mallory/$A/$F"
+printf '#include "%s/solutions/%s/%s"\n' "$course" "$A" "$F" > "subs3/trudy/$A/$F"
+ln -s ../../x "subs3/rows/$A/a,\"b\".cu"
+mkfifo subs3/students/$A/$F
+ln -s /etc/passwd subs3/gradebook.csv/$A/$F
+make grade-all SUBMISSIONS=subs3/ A=$N STUDENT_TIMEOUT=120 > hostile.log 2>&1
 rc=$?
 run=$(latest)
 cp "$run/gradebook.csv" hostile-book.csv 2> /dev/null
@@ -65,27 +72,27 @@ expect_row() { # STUDENT TEXT: the student's row holds TEXT
 [ $rc -eq 0 ] && [ -f "$run/plan" ] && [ -f "$run/students" ] && [ -d "$run/rows" ] && [ -f "$run/gradebook.csv" ] &&
   [ "$(wc -l < "$run/gradebook.csv")" -eq 7 ] && pass "hostile run: exit 0, its own files intact, 6 rows" ||
   fail "hostile run: exit $rc; $(ls -F "$run" | tr '\n' ' '); $(tail -3 hostile.log | tr '\n' ' ')"
-expect_row eve "rejected: a symbolic link in the submission: 01-warp-scan -> $course/solutions/01-warp-scan"
+expect_row eve "rejected: a symbolic link in the submission: $A -> $course/solutions/$A"
 expect_row mallory "0.00,0.00,100.00"
-expect_row mallory "01-warp-scan: does not compile"
-expect_row trudy "rejected: 01-warp-scan: its build read $course/solutions/01-warp-scan/warp_scan.cu, a file outside the submission"
-expect_row students "rejected: not a plain file or folder in the submission: 01-warp-scan/warp_scan.cu"
-expect_row gradebook.csv "rejected: a symbolic link in the submission: 01-warp-scan/warp_scan.cu -> /etc/passwd"
-RUN=$run make grade-all A=01 > resume0.log 2>&1 && grep -q "resuming $run (0 of 6 student(s) without a result" resume0.log &&
+expect_row mallory "$A: does not compile"
+expect_row trudy "rejected: $A: its build read $course/solutions/$A/$F, a file outside the submission"
+expect_row students "rejected: not a plain file or folder in the submission: $A/$F"
+expect_row gradebook.csv "rejected: a symbolic link in the submission: $A/$F -> /etc/passwd"
+RUN=$run make grade-all A=$N > resume0.log 2>&1 && grep -q "resuming $run (0 of 6 student(s) without a result" resume0.log &&
   cmp -s hostile-book.csv "$run/gradebook.csv" && pass "RUN= of the hostile run: nothing to grade, the same gradebook" ||
   fail "RUN= of the hostile run: $(tr '\n' ' ' < resume0.log | cut -c1-300)"
 
 # 3. A damaged roster is refused on RUN= before anything is graded or removed: copies of a
 # run of one student (alice, the starter), each with its roster rewritten.
 mkdir -p victim && touch victim/keep
-make grade-all SUBMISSIONS=subs0/ A=01 STUDENT_TIMEOUT=120 > clean.log 2>&1 || fail "a run of alice alone: exit $? ($(tail -1 clean.log))"
+make grade-all SUBMISSIONS=subs0/ A=$N STUDENT_TIMEOUT=120 > clean.log 2>&1 || fail "a run of alice alone: exit $? ($(tail -1 clean.log))"
 run=$(latest)
 damaged() { # NAME AWK-PROGRAM WANT: a copy of the run with its roster rewritten by the program
   local copy=grade-results/all-damaged-$1
   rm -rf "$copy" && cp -r "$run" "$copy" && awk "$2" "$run/students" > "$copy/students"
   local n_rows n_results
   n_rows=$(ls "$copy/rows" | wc -l) n_results=$(ls "$copy/results" | wc -l)
-  RUN=$copy make grade-all A=01 > "damaged-$1.log" 2>&1
+  RUN=$copy make grade-all A=$N > "damaged-$1.log" 2>&1
   local rc=$?
   if [ $rc -ne 0 ] && grep -qF -- "$3" "damaged-$1.log" && [ -f victim/keep ] && [ "$(ls "$copy/rows" | wc -l)" = "$n_rows" ] &&
     [ "$(ls "$copy/results" | wc -l)" = "$n_results" ] && cmp -s "$copy/gradebook.csv" "$run/gradebook.csv"; then
@@ -114,15 +121,15 @@ leftover() {
   done
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/grade-all-int.XXXXXX")
-mkdir -p subs4/carol/01-warp-scan subs4/dave/01-warp-scan && mkfifo int.fifo
-printf '#include "%s/int.fifo"\n' "$course" > subs4/carol/01-warp-scan/warp_scan.cu
-cp subs4/carol/01-warp-scan/warp_scan.cu subs4/dave/01-warp-scan/
+mkdir -p subs4/carol/$A subs4/dave/$A && mkfifo int.fifo
+printf '#include "%s/int.fifo"\n' "$course" > subs4/carol/$A/$F
+cp subs4/carol/$A/$F subs4/dave/$A/
 set -m
-TMPDIR=$work GPUS=0,1 make grade-all SUBMISSIONS=subs4/ A=01 STUDENT_TIMEOUT=300 > int.log 2>&1 &
+TMPDIR=$work GPUS=0,1 make grade-all SUBMISSIONS=subs4/ A=$N STUDENT_TIMEOUT=300 > int.log 2>&1 &
 pg=$!
 set +m
 # Until the gradings have begun (make grade runs in the copies).
-for _ in $(seq 240); do [ "$(leftover | grep -o 'make grade A=01' | wc -l)" -ge 2 ] && break; sleep 0.5; done
+for _ in $(seq 240); do [ "$(leftover | grep -o "make grade A=$N" | wc -l)" -ge 2 ] && break; sleep 0.5; done
 sleep 5 # the compilers are now blocked opening the FIFO
 kill -INT -- "-$pg"
 wait "$pg"
@@ -140,9 +147,9 @@ fi
   [ -z "$(ls -A "$work")" ] && [ ! -e "$int_run/rows/carol.csv" ] && [ ! -e "$int_run/rows/dave.csv" ] &&
   pass "Ctrl-C: says how to resume, no row, no work copy left" ||
   fail "Ctrl-C: $(ls -A "$work" | tr '\n' ' '); $(tr '\n' ' ' < int.log | cut -c1-300)"
-cp starter/01-warp-scan/warp_scan.cu subs4/carol/01-warp-scan/warp_scan.cu
-cp starter/01-warp-scan/warp_scan.cu subs4/dave/01-warp-scan/warp_scan.cu
-RUN=$int_run make grade-all A=01 > int2.log 2>&1 && grep -q '^carol,0.00,' "$int_run/gradebook.csv" &&
+cp starter/$A/$F subs4/carol/$A/$F
+cp starter/$A/$F subs4/dave/$A/$F
+RUN=$int_run make grade-all A=$N > int2.log 2>&1 && grep -q '^carol,0.00,' "$int_run/gradebook.csv" &&
   grep -q '^dave,0.00,' "$int_run/gradebook.csv" && grep -q "resuming $int_run (2 of 2 student(s) without a result" int2.log &&
   pass "Ctrl-C: RUN= graded carol and dave afterwards" || fail "Ctrl-C, resumed: $(tr '\n' ' ' < int2.log | cut -c1-300)"
 rm -rf "$work"

@@ -18,7 +18,7 @@
  *     against task 3a's came to 0.96 and lecture 06's block scan against
  *     05's 0.97, while every other pair of at least 12 tokens stayed at 0.88
  *     or below. Shorter skeletons (a shuffle loop is 8) are anyone's.
- * tests/leaks-known.txt lists the note ~ solution pairs caught today whose
+ * Each assignments/NN/tests/leaks-known.txt lists the note ~ solution pairs caught today whose
  * listings are being replaced (issue 40 item 8): expected, and one no longer
  * caught must leave the list. */
 #include "shape_leaks.h"

@@ -27,5 +27,10 @@ char *flatten(const char *text, size_t len);
 void load_conf(const char *assignment, assignment_conf *a);
 /* The assignments: folders of assignments/ with a grade.conf; at least one. */
 int list_assignments(char names[][64], int cap);
+/* The student guide's sample rows (test_guide_rows.c). Whether some CUDA source of the
+ * assignment (its runner, starter or solution) launches the kernel; whether a grader row
+ * ("[ i/N] name kind VERDICT x/y reason") fits check i of the assignment, why says how not. */
+int guide_kernel_launched(const char *assignment, const char *kernel);
+int guide_row_fits(const char *assignment, const char *row, char *why, size_t cap);
 
 #endif

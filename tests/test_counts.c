@@ -15,7 +15,7 @@
  *     BUILD solutions/NN, starter/NN (their
  *     runner.ptx), lectures/NAME (build/lectures/NAME.ptx) or variant/NAME
  *     (build/variants/NAME.ptx, made by grader/tests/tests.mk from
- *     tests/fixtures/variants/NAME.patch); KERNEL the .entry the lines are
+ *     assignments/NN/tests/variants/NAME.patch); KERNEL the .entry the lines are
  *     counted in. Every place the phrase occurs must state the counted number.
  *   - A count is found by its words: a number (digits or a word from two to
  *     twenty) followed within three words by barriers, bar.sync,
@@ -62,6 +62,18 @@ static const struct {
 
 /* ---------------------------------------------------------------- counting */
 
+/* The patch of variant NAME under root (assignments/NN/tests/variants/NAME.patch, the one
+ * assignment that has it) into path; 0, or -1 when no assignment or more than one has it. */
+static int variant_patch(const char *root, const char *name, char *path, size_t cap) {
+  char pattern[1024];
+  glob_t g;
+  snprintf(pattern, sizeof pattern, "%s/assignments/*/tests/variants/%s.patch", root, name);
+  int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 1;
+  if (found) snprintf(path, cap, "%s", g.gl_pathv[0]);
+  globfree(&g);
+  return found ? 0 : -1;
+}
+
 /* The PTX file a BUILD names, under root; NULL (and why) when BUILD is not one. */
 static char *build_ptx(const char *root, const char *build, char *why, size_t cap) {
   char path[1024];
@@ -81,13 +93,10 @@ static char *build_ptx(const char *root, const char *build, char *why, size_t ca
   } else if (!strncmp(build, "build/", 6) && strlen(build) > 10 && !strcmp(build + strlen(build) - 4, ".ptx")) {
     snprintf(path, sizeof path, "%s/%s", root, build);
   } else if (!strncmp(build, "variant/", 8) && build[8]) {
-    snprintf(path, sizeof path, "%s/tests/fixtures/variants/%s.patch", root, build + 8);
-    char *patch = read_text(path);
-    if (!patch) {
-      snprintf(why, cap, "build %s: tests/fixtures/variants/%s.patch is missing", build, build + 8);
+    if (variant_patch(root, build + 8, path, sizeof path)) {
+      snprintf(why, cap, "build %s: no one assignments/*/tests/variants/%s.patch", build, build + 8);
       return NULL;
     }
-    free(patch);
     snprintf(path, sizeof path, "%s/build/variants/%s.ptx", root, build + 8);
   } else {
     snprintf(why, cap, "build %s: not solutions/NN, starter/NN, lectures/NAME, variant/NAME or build/PATH.ptx", build);
@@ -163,8 +172,7 @@ static int build_assignment(const char *root, const char *build, char *out, size
     snprintf(nn, sizeof nn, "%s", strchr(build, '/') + 1);
   } else if (!strncmp(build, "variant/", 8)) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/fixtures/variants/%s.patch", root, build + 8);
-    char *patch = read_text(path);
+    char *patch = variant_patch(root, build + 8, path, sizeof path) ? NULL : read_text(path);
     const char *m = patch ? strstr(patch, "\n--- ") : NULL, *slash = m ? strchr(m + 5, '/') : NULL;
     if (slash) snprintf(nn, sizeof nn, "%s", slash + 1);
     free(patch);
@@ -412,7 +420,7 @@ static char *check_fixture(const char *note) {
   snprintf(path, sizeof path, "%s/assignments/01-x/grade.conf", dir);
   write_text(path, "[assignment]\nname = 01-x\ntitle = x\nstudent = x.cu\nlink = inline\n\n[ptx-bar]\nkind = ptx\ntitle = two barriers\nkernel = scan_k\n"
                    "pattern = (bar|barrier)\\.sync\nmin = 1\nmax = 1\npoints = 5\n", 0);
-  snprintf(path, sizeof path, "%s/tests/fixtures/variants/v.patch", dir);
+  snprintf(path, sizeof path, "%s/assignments/01-x/tests/variants/v.patch", dir);
   write_text(path, "a variant\n--- starter/01-x/x.cu\n+++ starter/01-x/x.cu\n", 0);
   snprintf(path, sizeof path, "%s/build/variants/v.ptx", dir);
   write_text(path, ".entry scan_k(\n)\n{\n\tbar.sync 0;\n}\n", 0);
@@ -464,7 +472,7 @@ START_TEST(test_counts_checked) {
                  "count tag: \"# bar.sync\" is not in the block above it");
   EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = loads solutions/01 scan_k -->\n", "count tag: loads is not one of");
   EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = shared solutions/01 other_k -->\n", "kernel 'other_k' not found");
-  EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = shared variant/w scan_k -->\n", "tests/fixtures/variants/w.patch is missing");
+  EXPECT_PROBLEM("has 3 x\n<!-- count: \"# x\" = shared variant/w scan_k -->\n", "no one assignments/*/tests/variants/w.patch");
   EXPECT_PROBLEM("has 3 x\n<!-- count: \"3 x\" = shared solutions/01 scan_k -->\n", "phrase has no #");
   /* a variant the text calls a fix must pass the check: v has one bar.sync, solutions/01 two */
   EXPECT_CLEAN("Then add a barrier.\n<!-- passes: \"add a barrier\" = variant/v ptx-bar -->\n");

@@ -853,12 +853,12 @@ END_TEST
 
 START_TEST(test_figures_sources) {
   char *list = NULL;
-  find_sources("see `docs/results/bench-04-h100.txt`, lectures/data/x.csv. and assignments/04-large-scan/grade.conf "
-               "or assignments/05-renderer/timings/nvidia.csv; not docs/results/ nor docs/results/bench-*.txt nor "
-               "assignments/04-large-scan/README.md",
+  find_sources("see `docs/results/bench-04-h100.txt`, lectures/data/x.csv. and assignments/07-fake-scan/grade.conf "
+               "or assignments/08-fake-render/timings/nvidia.csv; not docs/results/ nor docs/results/bench-*.txt nor "
+               "assignments/07-fake-scan/README.md",
                &list);
-  ck_assert_str_eq(list, "docs/results/bench-04-h100.txt lectures/data/x.csv assignments/04-large-scan/grade.conf "
-                         "assignments/05-renderer/timings/nvidia.csv");
+  ck_assert_str_eq(list, "docs/results/bench-04-h100.txt lectures/data/x.csv assignments/07-fake-scan/grade.conf "
+                         "assignments/08-fake-render/timings/nvidia.csv");
   free(list);
 }
 END_TEST

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "course.h"
 #include "tests.h"
 
 /* ------------------------------------------------------------ make timings */
@@ -291,16 +292,19 @@ END_TEST
 /* ------------------------------------------------------------ make gradescope */
 
 START_TEST(test_gradescope) {
+  static assignment_conf a;
+  first_assignment(&a);
   char *dir = make_temp_dir("gradescope"), cmd[4096], path[2048];
   snprintf(cmd, sizeof cmd,
            "make -s gradescope > '%s/make.log' 2>&1 && mkdir -p '%s/autograder/source' '%s/autograder/submission/extra' && "
            "unzip -q dist/gradescope-autograder.zip -d '%s/autograder/source' && "
-           "cp solutions/01-warp-scan/warp_scan.cu '%s/autograder/submission/' && echo hi > '%s/autograder/submission/extra/notes.txt'",
-           dir, dir, dir, dir, dir, dir);
+           "cp solutions/%s/%s '%s/autograder/submission/' && echo hi > '%s/autograder/submission/extra/notes.txt'",
+           dir, dir, dir, dir, a.name, a.student, dir, dir);
   ck_assert_msg(run_shell(cmd) == 0, "make gradescope or unzip failed (%s/make.log)", dir);
   snprintf(cmd, sizeof cmd, "cd '%s/autograder/source' && test -x run_autograder && test -f setup.sh && test ! -e solutions", dir);
   ck_assert_msg(run_shell(cmd) == 0, "the zip has no run_autograder or setup.sh at its root, or holds solutions/");
-  /* Only 01's file is submitted: 01 is graded, 02 and 03 score 0 saying why. */
+  /* Only the first assignment's file is submitted (its solution): that one is graded, the others
+   * score 0 saying why. */
   snprintf(cmd, sizeof cmd,
            "cd '%s/autograder' && SCANLAB_NO_GPU=1 ARCH=sm_75 SCANLAB_SOURCE=$PWD/source SCANLAB_SUBMISSION=$PWD/submission "
            "SCANLAB_RESULTS=$PWD/results/results.json source/run_autograder > stdout 2>&1",
@@ -311,19 +315,21 @@ START_TEST(test_gradescope) {
   ck_assert_msg(strstr(out, "ignored: extra/notes.txt"), "the extra file is not reported:\n%s", out);
   snprintf(path, sizeof path, "%s/autograder/results/results.json", dir);
   json_t *j = load_json(path), *t;
-  size_t i, n01 = 0, n_missing = 0;
-  double ptx01 = 0;
+  size_t i, n_first = 0, n_missing = 0;
+  double ptx_first = 0;
+  char prefix[8];
+  snprintf(prefix, sizeof prefix, "%.2s-", a.name);
   json_array_foreach(json_object_get(j, "tests"), i, t) {
     const char *name = json_string_value(json_object_get(t, "name"));
     const char *output = json_string_value(json_object_get(t, "output"));
     const char *kind = json_string_value(json_array_get(json_object_get(t, "tags"), 0));
     double score = json_number_value(json_object_get(t, "score")), max = json_number_value(json_object_get(t, "max_score"));
     ck_assert_msg(name && output && kind, "test %zu lacks name, output or tags", i);
-    if (!strncmp(name, "01-", 3)) {
-      n01++;
+    if (!strncmp(name, prefix, 3)) {
+      n_first++;
       if (!strcmp(kind, "ptx")) {
         ck_assert_msg(score == max, "%s: the solution scored %g of %g", name, score, max);
-        ptx01 += score;
+        ptx_first += score;
       }
     } else {
       ck_assert_msg(score == 0, "%s: a missing file scored %g", name, score);
@@ -331,8 +337,8 @@ START_TEST(test_gradescope) {
         ck_assert_msg(strstr(output, "is not in your submission"), "%s: no reason:\n%s", name, output), n_missing++;
     }
   }
-  ck_assert_msg(n01 > 0 && ptx01 > 0, "01 was not graded:\n%s", out);
-  ck_assert_msg(n_missing > 0, "no check of 02/03 says the file is missing");
+  ck_assert_msg(n_first > 0 && ptx_first > 0, "%s was not graded:\n%s", a.name, out);
+  ck_assert_msg(n_missing > 0, "no check of another assignment says the file is missing");
   json_decref(j);
   free(out);
   remove_dir(dir);
@@ -394,19 +400,26 @@ static int read_book(const char *path, const char *header, book_row_fn fn, void 
 
 /* The hostile run's gradebook (tests/grade-all-hostile.sh): every row 0 points, and the
  * failures field of the student whose symbolic link is named 'a,"b".cu' read back whole. */
+typedef struct hostile_check {
+  const char *assignment; /* the one graded (first_assignment) */
+  int seen;               /* rows of the student 'rows' */
+} hostile_check;
 static void hostile_row(char f[][CSV_FIELD_CAP], int n, const char *line, void *ctx) {
   (void)n;
-  int *seen = ctx;
+  hostile_check *h = ctx;
   ck_assert_msg(!strcmp(f[1], "0.00") && !strcmp(f[2], "0.00"), "a hostile submission scored: %s", line);
   if (!strcmp(f[0], "rows")) {
-    ck_assert_str_eq(f[5], "rejected: a symbolic link in the submission: 01-warp-scan/a,\"b\".cu -> ../../x");
-    (*seen)++;
+    char want[CSV_FIELD_CAP];
+    snprintf(want, sizeof want, "rejected: a symbolic link in the submission: %s/a,\"b\".cu -> ../../x", h->assignment);
+    ck_assert_str_eq(f[5], want);
+    h->seen++;
   }
 }
 
 /* A row of the three students' gradebook: total the sum, seconds a count, the failures as each student earned. */
 typedef struct book_check {
-  double no_gpu; /* what 01 can earn without a GPU */
+  double no_gpu;          /* what the assignment can earn without a GPU */
+  const char *assignment; /* the one graded (first_assignment) */
 } book_check;
 static void check_book_row(char f[][CSV_FIELD_CAP], int n, const char *line, void *ctx) {
   (void)n;
@@ -414,13 +427,15 @@ static void check_book_row(char f[][CSV_FIELD_CAP], int n, const char *line, voi
   const char *student = f[0], *failures = f[5];
   double score = atof(f[1]), total = atof(f[2]);
   int seconds = atoi(f[4]);
+  char bob[128];
+  snprintf(bob, sizeof bob, "%s: does not compile", want->assignment);
   ck_assert_msg(f[4][0] >= '0' && f[4][0] <= '9' && seconds >= 0 && seconds < 3600, "%s: no seconds column: %s", student, line);
   ck_assert_msg(score == total, "%s: total %g is not the sum %g", student, total, score);
   if (!strcmp(student, "alice"))
     ck_assert_msg(score == want->no_gpu && !failures[0], "alice (the solution): %g points, want %g; failures '%s'", score, want->no_gpu,
                   failures);
   else if (!strcmp(student, "bob"))
-    ck_assert_msg(score == 0 && strstr(failures, "01-warp-scan: does not compile"), "bob: %s", line);
+    ck_assert_msg(score == 0 && strstr(failures, bob), "bob: no '%s': %s", bob, line);
   else if (!strcmp(student, "carol"))
     ck_assert_msg(score == 0 && strstr(failures, "timed out after 40 s"), "carol: %s", line);
   else
@@ -429,42 +444,45 @@ static void check_book_row(char f[][CSV_FIELD_CAP], int n, const char *line, voi
 
 /* Three students on a copy of the course: one good, one that does not compile, one
  * whose build hangs (its file includes a FIFO that nobody writes, so the compiler
- * blocks opening it), plus a folder whose name is not a safe path. */
+ * blocks opening it), plus a folder whose name is not a safe path. Each hands in the
+ * first assignment (first_assignment). */
 START_TEST(test_grade_all) {
+  static assignment_conf conf;
+  first_assignment(&conf);
+  const char *A = conf.name, *F = conf.student;
   char *dir = copy_course("grade-all", "solutions tests"), cmd[4096], path[2048];
   snprintf(cmd, sizeof cmd,
            "cd '%s' && "
-           "mkdir -p subs/alice/01-warp-scan subs/bob/01-warp-scan subs/carol/01-warp-scan 'subs/bad name' && "
-           "cp solutions/01-warp-scan/warp_scan.cu subs/alice/01-warp-scan/ && "
-           "printf 'this is not C;\\n' > subs/bob/01-warp-scan/warp_scan.cu && mkfifo hang.fifo && "
-           "printf '#include \"%s/hang.fifo\"\\n' > subs/carol/01-warp-scan/warp_scan.cu",
-           dir, dir);
+           "mkdir -p subs/alice/%s subs/bob/%s subs/carol/%s 'subs/bad name' && "
+           "cp solutions/%s/%s subs/alice/%s/ && "
+           "printf 'this is not C;\\n' > subs/bob/%s/%s && mkfifo hang.fifo && "
+           "printf '#include \"%s/hang.fifo\"\\n' > subs/carol/%s/%s",
+           dir, A, A, A, A, F, A, A, F, dir, A, F);
   ck_assert_int_eq(run_shell(cmd), 0);
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && SCANLAB_NO_GPU=1 ARCH=sm_75 make grade-all SUBMISSIONS=subs/ A=01 STUDENT_TIMEOUT=40 > log 2>&1", dir);
+           "cd '%s' && SCANLAB_NO_GPU=1 ARCH=sm_75 make grade-all SUBMISSIONS=subs/ A=%.2s STUDENT_TIMEOUT=40 > log 2>&1", dir, A);
   int rc = run_shell(cmd);
   snprintf(path, sizeof path, "%s/log", dir);
   char *log = read_text(path);
   ck_assert_msg(rc != 0 && strstr(log, "rejected bad\\ name"), "the unsafe folder name was not rejected (exit %d):\n%s", rc, log);
   ck_assert_msg(strstr(log, "[1/3] alice ...") && strstr(log, "[3/3] carol ..."), "no progress lines:\n%s", log);
 
-  /* What 01 can earn without a GPU, from its grade.conf. */
-  static assignment_conf conf;
-  char err[512];
-  ck_assert_msg(conf_load("assignments/01-warp-scan/grade.conf", &conf, err, sizeof err) == 0, "%s", err);
+  /* What the assignment can earn without a GPU, from its grade.conf. */
   double no_gpu = 0;
   for (int i = 0; i < conf.n_checks; i++) no_gpu += conf_kind_needs_gpu(conf.checks[i].kind) ? 0 : conf.checks[i].points;
 
   snprintf(cmd, sizeof cmd, "cd '%s' && cp grade-results/all-*/gradebook.csv book.csv", dir);
   ck_assert_msg(run_shell(cmd) == 0, "no gradebook.csv:\n%s", log);
   snprintf(path, sizeof path, "%s/book.csv", dir);
-  book_check want = {no_gpu};
-  int rows = read_book(path, "student,01-warp-scan,total,max,seconds,failures\n", check_book_row, &want);
+  book_check want = {no_gpu, A};
+  char header[256];
+  snprintf(header, sizeof header, "student,%s,total,max,seconds,failures\n", A);
+  int rows = read_book(path, header, check_book_row, &want);
   ck_assert_msg(rows == 3, "%d rows, want 3:\n%s", rows, log);
   /* Each student keeps a results folder; the compile error is kept for bob. */
   snprintf(cmd, sizeof cmd,
-           "cd '%s'/grade-results/all-*/results && test -f alice/results.json && grep -q error bob/01-warp-scan.build.log && test -f carol/make.log",
-           dir);
+           "cd '%s'/grade-results/all-*/results && test -f alice/results.json && grep -q error bob/%s.build.log && test -f carol/make.log",
+           dir, A);
   ck_assert_msg(run_shell(cmd) == 0, "a student's results folder is incomplete");
   snprintf(path, sizeof path, "%s/grade-results/all-*/results/alice/results.json", dir);
   glob_t g;
@@ -477,12 +495,12 @@ START_TEST(test_grade_all) {
    * a real single-node Slurm with a cancelled task and a resumed run, each giving the
    * same gradebook but for the seconds (tests/grade-all-backends.sh). */
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && mkdir -p subs2/alice/01-warp-scan subs2/bob/01-warp-scan subs2/dave/01-warp-scan && "
-           "cp solutions/01-warp-scan/warp_scan.cu subs2/alice/01-warp-scan/ && "
-           "printf 'this is not C;\\n' > subs2/bob/01-warp-scan/warp_scan.cu && "
-           "cp starter/01-warp-scan/warp_scan.cu subs2/dave/01-warp-scan/ && "
+           "cd '%s' && mkdir -p subs2/alice/%s subs2/bob/%s subs2/dave/%s && "
+           "cp solutions/%s/%s subs2/alice/%s/ && "
+           "printf 'this is not C;\\n' > subs2/bob/%s/%s && "
+           "cp starter/%s/%s subs2/dave/%s/ && "
            "bash tests/grade-all-backends.sh . > backends.log 2>&1",
-           dir);
+           dir, A, A, A, A, F, A, A, F, A, F, A);
   rc = run_shell(cmd);
   snprintf(path, sizeof path, "%s/backends.log", dir);
   log = read_text(path);
@@ -499,10 +517,10 @@ START_TEST(test_grade_all) {
   ck_assert_msg(rc == 0 && log && !strstr(log, "FAIL"), "make grade-all with hostile submissions (exit %d):\n%s", rc, log ? log : "(no log)");
   printf("%s", log);
   free(log);
-  int seen = 0;
+  hostile_check hostile = {A, 0};
   snprintf(path, sizeof path, "%s/hostile-book.csv", dir);
-  ck_assert_int_eq(read_book(path, "student,01-warp-scan,total,max,seconds,failures\n", hostile_row, &seen), 6);
-  ck_assert_msg(seen == 1, "no row for the student 'rows' in %s", path);
+  ck_assert_int_eq(read_book(path, header, hostile_row, &hostile), 6);
+  ck_assert_msg(hostile.seen == 1, "no row for the student 'rows' in %s", path);
   remove_dir(dir);
   free(dir);
 }

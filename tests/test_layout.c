@@ -9,7 +9,10 @@
  *   - mk/ holds only make fragments, and scripts live in tools/, grader/, tests/,
  *     lectures/ or research/.
  *   - nothing under grader/ but its tests names an assignment or includes a file of
- *     assignments/ (an assignment is a folder the grader reads, never a name it knows).
+ *     assignments/ (an assignment is a folder the grader reads, never a name it knows);
+ *   - no file git tracks outside assignments/, starter/, solutions/, docs/, lectures/ and
+ *     the *.md files spells an assignment's folder name (issue 41: everything an
+ *     assignment has lives in its folders).
  * Each problem is one line naming README.md:LINE or the folder; a test fails
  * with all of its problems, one per line. Run from the repository root. */
 #include <ftw.h>
@@ -264,8 +267,8 @@ START_TEST(test_layout_fixture) {
 END_TEST
 
 /* (d) Nothing under grader/ (but grader/tests and a handout's grader/bin) names an
- * assignment: its folder's name ("04-large-scan"), the name after its number, with - or _
- * ("large-scan", "large_scan", any case), or its number standing alone ("04's", "(01-03)";
+ * assignment: its folder's name ("07-fake-scan"), the name after its number, with - or _
+ * ("fake-scan", "fake_scan", any case), or its number standing alone ("04's", "(01-03)";
  * not a part of another number, a date or a format such as "%04x"); and no #include names
  * a path of assignments/. */
 enum { MAX_ASSIGNMENTS = 64 };
@@ -344,13 +347,13 @@ END_TEST
 
 /* The check on lines that name an assignment and on lines that only look like it. */
 START_TEST(test_grader_names_fixture) {
-  assignment_names a = {2, {"04-large-scan", "01-warp-scan"}, {"large-scan", "warp-scan"}, {"large_scan", "warp_scan"}};
+  assignment_names a = {2, {"07-fake-scan", "08-mock-tree"}, {"fake-scan", "mock-tree"}, {"fake_scan", "mock_tree"}};
   char what[160];
-  static const char *const NAMING[] = {"/* 04's scans */",        "(01-03)",          "-I assignments/04-large-scan",
-                                       "#include \"large_scan.h\"", "a Warp-Scan probe", "#include \"../../assignments/x.h\"",
-                                       "as in 04, the bench"};
-  static const char *const NOT[] = {"fprintf(f, \"\\u%04x\", c)", "2026-11-04", "0.04 s", "sm_90, 04:30", "a scan of 2^24 elements",
-                                    "x04 = 1", "104 ms"};
+  static const char *const NAMING[] = {"/* 07's scans */",       "(07-09)",          "-I assignments/07-fake-scan",
+                                       "#include \"fake_scan.h\"", "a Mock-Tree probe", "#include \"../../assignments/x.h\"",
+                                       "as in 07, the bench"};
+  static const char *const NOT[] = {"fprintf(f, \"\\u%07x\", c)", "2026-11-07", "0.07 s", "sm_90, 07:30", "a scan of 2^24 elements",
+                                    "x07 = 1", "107 ms"};
   for (size_t i = 0; i < sizeof NAMING / sizeof *NAMING; i++) ck_assert_msg(names_assignment(NAMING[i], &a, what, sizeof what), "%s", NAMING[i]);
   for (size_t i = 0; i < sizeof NOT / sizeof *NOT; i++)
     ck_assert_msg(!names_assignment(NOT[i], &a, what, sizeof what), "%s: %s", NOT[i], what);
@@ -421,6 +424,116 @@ START_TEST(test_results_indexed) {
 }
 END_TEST
 
+/* (f) Everything of an assignment lives in its three folders (issue 41): no file git tracks
+ * outside assignments/, starter/, solutions/, docs/, lectures/ and the *.md files spells the
+ * name of a folder of assignments/ (a test of one assignment's files is in its tests/; a
+ * course test finds an assignment from the folders). NAMES_ALLOWED lists the hits allowed
+ * for now: a path (a prefix), and where line_has is set only the lines that hold it. */
+static const struct {
+  const char *path, *line_has;
+} NAMES_ALLOWED[] = {
+    /* (issue 41: moved by the other branches) */
+    {"grader/tests/", NULL},
+    {"research/", NULL},
+    {"tools/gpu-session.sh", NULL},
+    {"tests/test_instructor.c", "tune"}, /* its rows of research/NN/tune.sh, which follow research/ */
+};
+
+static int name_allowed(const char *file, const char *line) {
+  for (size_t i = 0; i < sizeof NAMES_ALLOWED / sizeof *NAMES_ALLOWED; i++)
+    if (!strncmp(file, NAMES_ALLOWED[i].path, strlen(NAMES_ALLOWED[i].path)) &&
+        (!NAMES_ALLOWED[i].line_has || strstr(line, NAMES_ALLOWED[i].line_has)))
+      return 1;
+  return 0;
+}
+
+/* The tracked files under root that name a folder of root/assignments/ outside its homes:
+ * "file:line: names NAME" lines appended to out. Returns the hits, or -1 when root is not
+ * in a git checkout. */
+static int names_outside_home(const char *root, char *out, size_t cap) {
+  char cmd[2048], pattern[1024];
+  snprintf(cmd, sizeof cmd, "cd '%s' && git rev-parse --is-inside-work-tree > /dev/null 2>&1", root);
+  if (run_shell(cmd) != 0) return -1;
+  glob_t g;
+  snprintf(pattern, sizeof pattern, "%s/assignments/*/", root);
+  ck_assert_msg(glob(pattern, GLOB_ONLYDIR, NULL, &g) == 0, "no folders %s", pattern);
+  int hits = 0;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    char name[256];
+    const char *a = g.gl_pathv[i] + strlen(root) + strlen("/assignments/");
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "/"), a);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && git grep -nIF -e '%s' -- . ':!assignments' ':!starter' ':!solutions' ':!docs' ':!lectures' ':!*.md'",
+             root, name);
+    FILE *p = popen(cmd, "r");
+    ck_assert_msg(p != NULL, "cannot run: %s", cmd);
+    char line[4096];
+    while (fgets(line, sizeof line, p)) {
+      char *colon = strchr(line, ':'), *colon2 = colon ? strchr(colon + 1, ':') : NULL;
+      if (!colon2) continue;
+      *colon = 0;
+      if (name_allowed(line, colon2 + 1)) continue;
+      hits++;
+      size_t used = strlen(out);
+      snprintf(out + used, cap - used, "%s:%.*s: names %s\n", line, (int)(colon2 - colon - 1), colon + 1, name);
+    }
+    pclose(p);
+  }
+  globfree(&g);
+  return hits;
+}
+
+START_TEST(test_names_stay_home) {
+  static char out[1 << 16];
+  out[0] = 0;
+  int hits = names_outside_home(".", out, sizeof out);
+  if (hits < 0) {
+    printf("test_names_stay_home: skipped: not in a git checkout (it reads the files git tracks)\n");
+    return;
+  }
+  if (hits) printf("test_names_stay_home:\n%s", out); /* every hit; the failure's message holds the first (Check's limit) */
+  fflush(stdout);
+  ck_assert_msg(hits == 0,
+                "%d line(s) outside assignments/, starter/, solutions/, docs/, lectures/ and *.md name an assignment's folder "
+                "(move the check into assignments/NN/tests/, or find the assignment from the folders):\n%.2000s%s",
+                hits, out, strlen(out) > 2000 ? "\n... (the rest above)" : "");
+}
+END_TEST
+
+/* The check on a fixture checkout: a name in tests/ and in the Makefile is caught (file:line),
+ * one in the homes, in a *.md, in an allowed path or in an untracked file is not. */
+START_TEST(test_names_stay_home_fixture) {
+  char *dir = make_temp_dir("names-home"), path[1024], cmd[2048];
+  static const struct {
+    const char *file, *text;
+  } FILES[] = {
+      {"assignments/07-fake-scan/grade.conf", "name = 07-fake-scan\n"},
+      {"starter/07-fake-scan/x.cu", "// 07-fake-scan\n"},
+      {"docs/a.txt", "07-fake-scan\n"},
+      {"lectures/b.cu", "07-fake-scan\n"},
+      {"notes/c.md", "07-fake-scan\n"},
+      {"research/d.sh", "07-fake-scan\n"},
+      {"tests/test_x.c", "/* fine */\nrun(\"07-fake-scan\");\n"},
+      {"Makefile", "A := 07-fake-scan\n"},
+  };
+  for (size_t i = 0; i < sizeof FILES / sizeof *FILES; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, FILES[i].file);
+    write_text(path, FILES[i].text, 0);
+  }
+  snprintf(cmd, sizeof cmd, "cd '%s' && git init -q . && git add . && echo 07-fake-scan > untracked.c", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  static char out[8192];
+  out[0] = 0;
+  ck_assert_int_eq(names_outside_home(dir, out, sizeof out), 2);
+  ck_assert_msg(strstr(out, "tests/test_x.c:2: names 07-fake-scan\n") && strstr(out, "Makefile:1: names 07-fake-scan\n"), "%s", out);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s/.git'", dir);
+  ck_assert_int_eq(run_shell(cmd), 0);
+  ck_assert_int_eq(names_outside_home(dir, out, sizeof out), -1);
+  remove_dir(dir);
+  free(dir);
+}
+END_TEST
+
 Suite *layout_suite(void) {
   Suite *s = suite_create("layout");
   TCase *t = tcase_create("readme");
@@ -433,6 +546,8 @@ Suite *layout_suite(void) {
   tcase_add_test(t, test_long_files_say_why);
   tcase_add_test(t, test_results_indexed);
   tcase_add_test(t, test_scripts_have_one_home);
+  tcase_add_test(t, test_names_stay_home);
+  tcase_add_test(t, test_names_stay_home_fixture);
   suite_add_tcase(s, t);
   return s;
 }

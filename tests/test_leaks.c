@@ -14,7 +14,9 @@
 
 /* The Markdown files a student or self-learner reads (ANSWERS.md are the instructors'). */
 static const char *const STUDENT_DOCS[] = {"lectures/*.md", "assignments/*/README.md", "docs/*.md"};
-static const char LEAKS_KNOWN[] = "tests/leaks-known.txt";
+/* Each assignment's list of pairs caught today that other changes replace (NOTE ~ SOLUTION, the
+ * solution one of that assignment's); a missing list is an empty one. */
+static const char LEAKS_KNOWN[] = "assignments/*/tests/leaks-known.txt";
 /* The code files of the solutions. */
 static const char *const SOLUTION_CODE[] = {"solutions/*/*.cu", "solutions/*/*.cuh", "solutions/*/*.h", "solutions/*/*.c"};
 
@@ -165,6 +167,43 @@ static void texts_free(texts *t) {
   free(t->name);
 }
 
+/* The rows of every assignment's leaks-known.txt, each with its file:line. */
+enum { MAX_KNOWN = 64 };
+typedef struct known_pairs {
+  int n;
+  struct {
+    char pair[512], where[600];
+  } row[MAX_KNOWN];
+} known_pairs;
+
+static known_pairs known_pairs_load(void) {
+  known_pairs k = {0};
+  glob_t g;
+  glob_all((const char *const[]){LEAKS_KNOWN}, 1, &g);
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    const char *a = g.gl_pathv[i] + strlen("assignments/");
+    char own[600];
+    snprintf(own, sizeof own, " ~ solutions/%.*s/", (int)(strchr(a, '/') - a), a);
+    char *text = read_text(g.gl_pathv[i]);
+    ck_assert_msg(text != NULL, "cannot read %s", g.gl_pathv[i]);
+    int lineno = 0;
+    for (char *l = text, *nl; *l; l = nl ? nl + 1 : l + strlen(l)) {
+      nl = strchr(l, '\n');
+      if (nl) *nl = 0;
+      lineno++;
+      if (!*l || *l == '#') continue;
+      ck_assert_msg(k.n < MAX_KNOWN, "%s:%d: more than %d known pairs", g.gl_pathv[i], lineno, MAX_KNOWN);
+      ck_assert_msg(strstr(l, own) != NULL, "%s:%d: '%s' is not a pair of this assignment's solution (NOTE ~ solutions/%.*s/FILE)",
+                    g.gl_pathv[i], lineno, l, (int)(strchr(a, '/') - a), a);
+      snprintf(k.row[k.n].pair, sizeof k.row[k.n].pair, "%s", l);
+      snprintf(k.row[k.n++].where, sizeof k.row[0].where, "%s:%d", g.gl_pathv[i], lineno);
+    }
+    free(text);
+  }
+  globfree(&g);
+  return k;
+}
+
 START_TEST(test_notes_show_no_solution) {
   texts sol = texts_load(SOLUTION_CODE, sizeof SOLUTION_CODE / sizeof *SOLUTION_CODE);
   texts notes = texts_load(STUDENT_DOCS, sizeof STUDENT_DOCS / sizeof *STUDENT_DOCS);
@@ -193,34 +232,24 @@ START_TEST(test_notes_show_no_solution) {
   caught c = {0};
   scan_shapes((const char *const *)notes2.name, notes2.text, notes2.n, (const char *const *)code.name, code.text, code.n,
               (const char *const *)sol.name, sol.text, sol.n, &c);
-  char *known = read_text(LEAKS_KNOWN), msg[4096] = "";
-  ck_assert_msg(known != NULL, "%s is missing (an empty list is a file with no pairs)", LEAKS_KNOWN);
+  char msg[4096] = "";
+  known_pairs known = known_pairs_load();
   for (int i = 0; i < c.n; i++) {
-    char line[1100];
-    snprintf(line, sizeof line, "\n%s\n", c.pair[i]);
-    char *with_nl = malloc(strlen(known) + 3);
-    sprintf(with_nl, "\n%s\n", known);
-    int listed = strstr(with_nl, line) != NULL;
-    free(with_nl);
+    int listed = 0;
+    for (int k = 0; k < known.n && !listed; k++) listed = !strcmp(c.pair[i], known.row[k].pair);
     if (listed) printf("leaks: known, caught: %s\n", c.why[i]);
     else snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "\n  %s", c.why[i]);
   }
-  int lineno = 0;
-  for (char *l = known, *nl; *l; l = nl ? nl + 1 : l + strlen(l)) {
-    nl = strchr(l, '\n');
-    if (nl) *nl = 0;
-    lineno++;
-    if (!*l || *l == '#') continue;
+  for (int k = 0; k < known.n; k++) {
     int hit = 0;
-    for (int i = 0; i < c.n && !hit; i++) hit = !strcmp(c.pair[i], l);
+    for (int i = 0; i < c.n && !hit; i++) hit = !strcmp(c.pair[i], known.row[k].pair);
     if (!hit)
-      snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "\n  %s:%d: %s is not caught now: take it off the list",
-               LEAKS_KNOWN, lineno, l);
+      snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "\n  %s: %s is not caught now: take it off the list",
+               known.row[k].where, known.row[k].pair);
   }
   fflush(stdout);
   ck_assert_msg(!*msg, "listings or examples with a solution's shape (teach the idea with code that is not the task; "
                        "test_leaks.c):%s", msg);
-  free(known);
   caught_free(&c);
   texts_free(&code);
   texts_free(&notes2);
@@ -244,7 +273,7 @@ static const char OLD_SOLUTION[] = "__device__ int warp_scan_shfl(int v, int *sc
                                    "}\n";
 /* The paragraph and fence around it in the old lecture. */
 static const char OLD_LECTURE_01_BEFORE[] = "memory to order, so there is no race to reason about. The reference solution\n"
-                                            "(`solutions/01-warp-scan/warp_scan.cu`):\n\n```c\n";
+                                            "(`solutions/07-fake-scan/fake_scan.cu`):\n\n```c\n";
 static const char PASTED[] = "Here is how it goes:\n\n```\nint lane = threadIdx.x % 32;\n"
                              "for (int k = 1; k < 32; k *= 2) {\n  int up = __shfl_up_sync(0xffffffffu, v, k);\n"
                              "     if (lane >= k)   v += up;\n}\n```\n";
@@ -253,14 +282,14 @@ static const char OTHER_CODE[] = "Another operator:\n\n```\nconst unsigned lane 
                                  "  if (lane >= d) x = max(x, below);\n}\n```\n";
 
 START_TEST(test_leak_detector_catches_old_lecture_01) {
-  char *sol[] = {(char *)OLD_SOLUTION}, *names[] = {"solutions/01-warp-scan/warp_scan.cu"};
+  char *sol[] = {(char *)OLD_SOLUTION}, *names[] = {"solutions/07-fake-scan/fake_scan.cu"};
   char why[1024], old_lecture[2048];
   snprintf(old_lecture, sizeof old_lecture, "%s%s```\n", OLD_LECTURE_01_BEFORE, OLD_SOLUTION);
   ck_assert(note_leaks(old_lecture, sol, names, 1, why, sizeof why));
-  ck_assert_msg(strstr(why, "cut from solutions/01-warp-scan/warp_scan.cu") != NULL, "%s", why);
+  ck_assert_msg(strstr(why, "cut from solutions/07-fake-scan/fake_scan.cu") != NULL, "%s", why);
   ck_assert(note_leaks(PASTED, sol, names, 1, why, sizeof why));
   ck_assert_msg(strstr(why, "repeats") != NULL, "%s", why);
-  ck_assert(note_leaks("<!-- quoted from: build/solutions/03-blelloch/model --case banks -->\n```\nx\n```\n", sol,
+  ck_assert(note_leaks("<!-- quoted from: build/solutions/08-fake-tree/model --case banks -->\n```\nx\n```\n", sol,
                        names, 1, why, sizeof why));
   ck_assert_msg(!note_leaks(OTHER_CODE, sol, names, 1, why, sizeof why), "a max scan was taken for a copy: %s", why);
 }

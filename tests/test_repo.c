@@ -1,7 +1,7 @@
 /* test_repo.c: the repository itself: every grade.conf loads, every handout's
  * grading table equals its grade.conf, every starter fails and every solution
- * passes the checks that need no GPU (ptx, model), the 01 PTX counts the handout
- * quotes, and the real runner rejects bad arguments. The teaching content
+ * passes the checks that need no GPU (ptx, model), and the real runner rejects
+ * bad arguments (each assignment's own checks are in assignments/NN/tests/). The teaching content
  * (quotes, links, stated points, rubrics) is test_teaching.c's. Run from the
  * repo root after `make test-builds`. */
 #include <dirent.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "course.h"
 #include "ptx.h"
 #include "tests.h"
 
@@ -89,86 +90,6 @@ START_TEST(test_handout_table_matches_conf) {
     ck_assert_msg(row == a.n_checks, "%s: %d rows, grade.conf has %d checks", path, row, a.n_checks);
     ck_assert_msg(have_total && total == conf_total_points(&a), "%s: total row %g, grade.conf totals %g", path, total, conf_total_points(&a));
     free(text);
-  }
-}
-END_TEST
-
-/* The counts the 01 handout teaches, measured on the PTX the grader reads. */
-static long count01(const char *src, const char *kernel, const char *pattern) {
-  char path[256], err[256];
-  snprintf(path, sizeof path, "build/%s/01-warp-scan/runner.ptx", src);
-  long n = ptx_count(path, kernel, pattern, err, sizeof err);
-  ck_assert_msg(n >= 0, "%s", err);
-  return n;
-}
-
-#define VOLATILE_SHARED "^[[:space:]]*(ld|st)\\.volatile\\.shared"
-#define ANY_SHARED "^[[:space:]]*(ld|st)(\\.volatile)?\\.shared"
-
-START_TEST(test_01_ptx_counts) {
-  /* The starter's scratch scan has no volatile accesses: the compiler was free
-   * to cache and drop them, which is the bug. */
-  ck_assert_int_eq(count01("starter", "scan_scratch", VOLATILE_SHARED), 0);
-  ck_assert_int_lt(count01("starter", "scan_scratch", ANY_SHARED), 18);
-  /* Task 1 and 2: 18 and 11 shared loads/stores. */
-  ck_assert_int_eq(count01("solutions", "scan_scratch", VOLATILE_SHARED), 18);
-  ck_assert_int_eq(count01("solutions", "scan_scratch_register", VOLATILE_SHARED), 11);
-  /* Task 2 check: the starter fails it (no volatile access at all). */
-  ck_assert_int_eq(count01("starter", "scan_scratch_register", VOLATILE_SHARED), 0);
-  /* Task 3: five shuffles and no shared memory; warp barriers in the syncwarp scan. */
-  ck_assert_int_eq(count01("solutions", "scan_shfl", "shfl\\.sync\\.up"), 5);
-  ck_assert_int_eq(count01("solutions", "scan_shfl", ANY_SHARED), 0);
-  ck_assert_int_eq(count01("starter", "scan_shfl", "shfl\\.sync\\.up"), 0);
-  ck_assert_int_gt(count01("solutions", "scan_syncwarp", "bar\\.warp\\.sync"), 0);
-  ck_assert_int_eq(count01("starter", "scan_syncwarp", "bar\\.warp\\.sync"), 0);
-}
-END_TEST
-
-/* The GPU fault lookback-lastrow (gpu-tier.sh) has a wrong look-back to the
- * nearest PREFIX, window after window (fault_look_back, in its own kernel
- * fault_scan_packed); the solution's kernels look back to the block's own
- * previous tile instead and read no windows. So the fault's scan kernel must
- * ballot over its windows, and the solution's must not: were the fault's
- * function not called, the GPU tier would find the fault's scan right. */
-START_TEST(test_04_fault_ptx) {
-  static const char FAULT[] = "_Z17fault_scan_packedPKjPjmjPv", KERNEL[] = "_Z14ls_scan_packedPKjPjmjjPv",
-                    BALLOT[] = "^[[:space:]]*vote\\.sync\\.ballot";
-  char err[256];
-  long fault = ptx_count("build/gpu-faults/lookback-lastrow/04-large-scan/student.ptx", FAULT, BALLOT, err, sizeof err);
-  ck_assert_msg(fault >= 0, "%s", err);
-  ck_assert_msg(fault > 0, "the lookback-lastrow fault's %s has no ballot: its windowed look-back is not compiled in", FAULT);
-  long sol = ptx_count("build/solutions/04-large-scan/runner.ptx", KERNEL, BALLOT, err, sizeof err);
-  ck_assert_msg(sol >= 0, "%s", err);
-  ck_assert_msg(sol == 0, "the solution's %s has %ld ballots: its look-back reads windows again", KERNEL, sol);
-}
-END_TEST
-
-/* The 03 bank-conflict model on the three layouts: the starter's unpadded tree
- * conflicts, the solution's padding leaves none, and the classic 16-bank
- * offset still leaves 2-way conflicts on 32 banks. */
-static const char *model03(const char *src, const char *variant, const char *grep_for) {
-  static char cmd[512];
-  snprintf(cmd, sizeof cmd, "build/%s/03-blelloch/model --variant %s --case banks | grep -q -- '%s'", src, variant,
-           grep_for);
-  return cmd;
-}
-
-START_TEST(test_03_model_layouts) {
-  const struct {
-    const char *src, *variant, *expect;
-  } rows[] = {
-      {"starter", "blelloch_padded", "^result case=banks .* ok=0 "},
-      {"starter", "blelloch_padded", "worst 32-way"},
-      {"solutions", "blelloch_padded", "^result case=banks .* ok=1 "},
-      {"solutions", "blelloch_padded", "0 of [0-9]* steps have a bank conflict"},
-      {"solutions", "blelloch_unpadded", "^result case=banks .* ok=0 "},
-      {"solutions", "blelloch_gems16", "^result case=banks .* ok=0 "},
-      {"solutions", "blelloch_gems16", "worst 2-way"},
-  };
-  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-    const char *cmd = model03(rows[i].src, rows[i].variant, rows[i].expect);
-    ck_assert_msg(run_shell(cmd) == 0, "03 model, %s %s: no line matches '%s' (%s)", rows[i].src, rows[i].variant,
-                  rows[i].expect, cmd);
   }
 }
 END_TEST
@@ -279,42 +200,18 @@ START_TEST(test_student_names_do_not_clash) {
 }
 END_TEST
 
-/* make bench's joined table (tools/bench-table.awk) on a fixed bench output: the
- * columns, the ratios to the copy and to the first baseline, the mark on a
- * row whose output was wrong, and the gnuplot data file. */
-START_TEST(test_bench_table) {
-  char *dir = make_temp_dir("benchtab"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "awk -v dat='%s/b.dat' -f tools/bench-table.awk tests/fixtures/bench-04.txt > '%s/t.txt'",
-           dir, dir);
-  ck_assert_int_eq(run_shell(cmd), 0);
-  snprintf(path, sizeof path, "%s/t.txt", dir);
-  char *t = read_text(path);
-  ck_assert_msg(t && strstr(t, "n                       copy cub_exclusive_sum ref:decoupled_lookback you:decoupled_lookback"),
-                "header: %s", t);
-  ck_assert_msg(strstr(t, "16777216               51.1            69.2            60.0           200.0!"), "us: %s", t);
-  ck_assert_msg(strstr(t, "time / cub_exclusive_sum\n"), "no baseline table: %s", t);
-  ck_assert_msg(strstr(t, "16777216               0.74            1.00            0.87            2.89!"), "x_cub: %s", t);
-  snprintf(path, sizeof path, "%s/b.dat", dir);
-  char *d = read_text(path);
-  ck_assert_msg(d && strstr(d, "16777216 51.1 69.2 60 200\n"), "dat: %s", d);
-  snprintf(cmd, sizeof cmd, "printf 'nothing\\n' | awk -f tools/bench-table.awk 2> /dev/null");
-  ck_assert_msg(run_shell(cmd) != 0, "no bench rows must be an error");
-  free(t);
-  free(d);
-  remove_dir(dir);
-  free(dir);
-}
-END_TEST
-
 /* Two `make grade` at once in one checkout (a student in two terminals): both
  * build, both grade, neither sees a half-written binary, and each keeps its
- * own complete results. Runs on a copy of the course, assignment 01 only. */
+ * own complete results. Runs on a copy of the course, one assignment only
+ * (first_assignment). */
 START_TEST(test_make_grade_twice_at_once) {
+  static assignment_conf a;
+  first_assignment(&a);
   char *dir = copy_course("twice", ""), cmd[2048];
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && { SCANLAB_NO_GPU=1 make grade A=01 ARCH=sm_75 > a.log 2>&1 & a=$!; "
-           "SCANLAB_NO_GPU=1 make grade A=01 ARCH=sm_75 > b.log 2>&1 & b=$!; wait $a $b; }",
-           dir);
+           "cd '%s' && { SCANLAB_NO_GPU=1 make grade A=%.2s ARCH=sm_75 > a.log 2>&1 & a=$!; "
+           "SCANLAB_NO_GPU=1 make grade A=%.2s ARCH=sm_75 > b.log 2>&1 & b=$!; wait $a $b; }",
+           dir, a.name, a.name);
   run_shell(cmd);
   for (const char *side = "a"; side; side = side[0] == 'a' ? "b" : NULL) {
     snprintf(cmd, sizeof cmd, "%s/%s.log", dir, side);
@@ -327,7 +224,7 @@ START_TEST(test_make_grade_twice_at_once) {
                   "make grade (%s) met a broken build:\n%s", side, tail);
     free(log);
   }
-  /* two result folders, each with a complete results.json: 12 checks of 01 */
+  /* two result folders, each with a complete results.json: every check of the assignment */
   snprintf(cmd, sizeof cmd, "cd '%s/grade-results' && test $(ls | grep -v '^latest$' | wc -l) -eq 2", dir);
   ck_assert_msg(run_shell(cmd) == 0, "two runs did not leave two result folders");
   snprintf(cmd, sizeof cmd, "cd '%s/grade-results' && ls | grep -v '^latest$' > ../dirs", dir);
@@ -337,8 +234,8 @@ START_TEST(test_make_grade_twice_at_once) {
   for (char *d = strtok_r(dirs, "\n", &save); d; d = strtok_r(NULL, "\n", &save)) {
     snprintf(cmd, sizeof cmd, "%s/grade-results/%s/results.json", dir, d);
     json_t *j = load_json(cmd);
-    ck_assert_msg(json_array_size(json_object_get(j, "tests")) == 12, "%s: %zu tests, want 12", cmd,
-                  json_array_size(json_object_get(j, "tests")));
+    ck_assert_msg(json_array_size(json_object_get(j, "tests")) == (size_t)a.n_checks, "%s: %zu tests, want %d", cmd,
+                  json_array_size(json_object_get(j, "tests")), a.n_checks);
     json_decref(j);
   }
   free(dirs);
@@ -368,18 +265,20 @@ END_TEST
  * on, the grader scores that assignment 0 with the compiler's message, and
  * the other assignments are still graded. Runs on a copy of the course with
  * the starters built as make test-builds built them (build/starter, the GPU
- * flags of build/.gencode): the other four are reused, as for a student who
- * graded before breaking 01, and only 01 is compiled. */
+ * flags of build/.gencode): the others are reused, as for a student who
+ * graded before breaking one (first_assignment), and only that one is compiled. */
 START_TEST(test_make_grade_compile_error) {
   list_assignments();
+  static assignment_conf a;
+  first_assignment(&a);
   char *dir = copy_course("compile-error", "");
   char cmd[2048];
   snprintf(cmd, sizeof cmd, "cp -a build/starter '%s/build/'", dir);
   ck_assert_msg(run_shell(cmd) == 0, "%s (make test-builds builds the starters)", cmd);
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && printf '\nthis is not C;\n' >> starter/01-warp-scan/warp_scan.cu && "
+           "cd '%s' && printf '\nthis is not C;\n' >> starter/%s/%s && "
            "SCANLAB_NO_GPU=1 make grade GENCODE=\"$(cat build/.gencode)\" > log 2>&1; echo $? > rc",
-           dir);
+           dir, a.name, a.student);
   run_shell(cmd);
   snprintf(cmd, sizeof cmd, "%s/log", dir);
   char *log = read_text(cmd);
@@ -387,14 +286,21 @@ START_TEST(test_make_grade_compile_error) {
   snprintf(cmd, sizeof cmd, "%s/grade-results/latest/results.tsv", dir);
   char *tsv = read_text(cmd);
   ck_assert_msg(tsv != NULL, "no results.tsv; make grade said:\n%s", log);
-  /* Every check of 01 fails, saying why. */
-  snprintf(cmd, sizeof cmd, "test -z \"$(awk -F'\\t' '$1 == \"01-warp-scan\" && $4 != \"fail\" && $4 != \"ungraded\"' '%s/grade-results/latest/results.tsv')\"", dir);
-  ck_assert_msg(run_shell(cmd) == 0, "a check of 01 did not fail:\n%s", tsv);
-  snprintf(cmd, sizeof cmd, "grep -q 'ptx-register .*does not compile: .*warp_scan.cu' '%s/log'", dir);
-  ck_assert_msg(run_shell(cmd) == 0, "no 'does not compile: <file>' reason:\n%s", log);
+  /* Every check of the broken assignment fails, and each that needs no GPU says why. */
+  snprintf(cmd, sizeof cmd, "test -z \"$(awk -F'\\t' '$1 == \"%s\" && $4 != \"fail\" && $4 != \"ungraded\"' '%s/grade-results/latest/results.tsv')\"",
+           a.name, dir);
+  ck_assert_msg(run_shell(cmd) == 0, "a check of %s did not fail:\n%s", a.name, tsv);
+  int no_gpu = 0;
+  for (int i = 0; i < a.n_checks; i++) {
+    if (conf_kind_needs_gpu(a.checks[i].kind)) continue;
+    no_gpu++;
+    snprintf(cmd, sizeof cmd, "grep -q '%s .*does not compile: .*%s' '%s/log'", a.checks[i].name, a.student, dir);
+    ck_assert_msg(run_shell(cmd) == 0, "%s: no 'does not compile: <file>' reason:\n%s", a.checks[i].name, log);
+  }
+  ck_assert_msg(no_gpu > 0, "%s has no check that needs no GPU: this test sees no reason", a.name);
   /* The other assignments were graded, on their own merits. */
   for (int i = 0; i < n_names; i++) {
-    if (!strcmp(names[i], "01-warp-scan")) continue;
+    if (!strcmp(names[i], a.name)) continue;
     snprintf(cmd, sizeof cmd, "grep -q '^%s\t' '%s/grade-results/latest/results.tsv'", names[i], dir);
     ck_assert_msg(run_shell(cmd) == 0, "%s was not graded:\n%s", names[i], tsv);
     snprintf(cmd, sizeof cmd, "grep '^%s\t' '%s/grade-results/latest/results.tsv' | grep -q 'does not compile'", names[i], dir);
@@ -447,15 +353,11 @@ Suite *repo_suite(void) {
   tcase_set_timeout(t, 300);
   tcase_add_test(t, test_every_conf_loads);
   tcase_add_test(t, test_handout_table_matches_conf);
-  tcase_add_test(t, test_01_ptx_counts);
-  tcase_add_test(t, test_04_fault_ptx);
-  tcase_add_test(t, test_03_model_layouts);
   tcase_add_test(t, test_litmus_ptx);
   tcase_add_test(t, test_grade_starter_fails_where_expected);
   tcase_add_test(t, test_grade_solutions_pass);
   tcase_add_test(t, test_runner_cli_without_gpu);
   tcase_add_test(t, test_student_names_do_not_clash);
-  tcase_add_test(t, test_bench_table);
   tcase_add_test(t, test_make_grade_compile_error);
   tcase_add_test(t, test_make_help_lists_targets);
   tcase_add_test(t, test_make_grade_twice_at_once);

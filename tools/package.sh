@@ -40,9 +40,9 @@ git ls-files -z --cached |
       # The reference's tuning record answers handout 04's task 3 and its questions: instructors only.
       docs/tuning-04.md | docs/results/tuning-0*) continue ;;
       # The variants test_counts.c compiles are patches of the solutions: their context is solution code.
-      tests/fixtures/variants/*) continue ;;
+      assignments/*/tests/variants/*) continue ;;
       # The known lists name the notes that still state a question's answer or show a solution's shape.
-      tests/answers-known.txt | tests/leaks-known.txt) continue ;;
+      tests/answers-known.txt | assignments/*/tests/leaks-known.txt) continue ;;
     esac
     [ -f "$f" ] && printf '%s\0' "$f" # tracked but deleted files are skipped
   done | xargs -0 cp --parents -p -t "$stage"

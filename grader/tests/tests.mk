@@ -132,8 +132,8 @@ test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(TEST_JUDGE) $(SPEC_CHE
 	@echo "== make test: all passed"
 
 # The PTX of every GPU fault (below), for the course's tests that count what a fault's
-# kernels do (test_repo.c, test_counts.c): the runner.ptx of its build (the fault's file
-# alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
+# kernels do (an assignment's tests/test_courseNN.c, test_counts.c): the runner.ptx of its
+# build (the fault's file alone, as a student's), as build/gpu-faults/<fault>/<NN>/student.ptx.
 GPU_FAULTS_PTX := $(foreach d,$(wildcard assignments/*/tests/gpu-faults/*/), \
   $(B)/gpu-faults/$(notdir $(d:/=))/$(word 2,$(subst /, ,$(d)))/student.ptx)
 $(GPU_FAULTS_PTX): gpu-faults
@@ -164,12 +164,14 @@ gpu-faults: $(BUILD_TOOLS)
 
 # The variants of a starter or solution that the texts discuss ("drop the last
 # store", "a one-word change"), for the count tags of tests/test_counts.c:
-# tests/fixtures/variants/NAME.patch, a unified diff against the file its
-# `--- PATH` line names, applied into build/variants/NAME/ and compiled to PTX as
-# the ptx checks compile that file (runner/runner.cu including it, for an assignment whose
+# assignments/NN/tests/variants/NAME.patch (found by vpath: NAME is unique), a unified diff
+# against the file its `--- PATH` line names, applied into build/variants/NAME/ and compiled to
+# PTX as the ptx checks compile that file (runner/runner.cu including it, for an assignment whose
 # grade.conf says link = inline).
-VARIANT_PTX := $(patsubst tests/fixtures/variants/%.patch,$(B)/variants/%.ptx,$(wildcard tests/fixtures/variants/*.patch))
-$(B)/variants/%.ptx: tests/fixtures/variants/%.patch $(wildcard starter/*/* solutions/*/* assignments/*/runner/*.cu assignments/*/*.h)
+VARIANT_PATCHES := $(wildcard assignments/*/tests/variants/*.patch)
+vpath %.patch $(sort $(dir $(VARIANT_PATCHES)))
+VARIANT_PTX := $(patsubst %.patch,$(B)/variants/%.ptx,$(notdir $(VARIANT_PATCHES)))
+$(B)/variants/%.ptx: %.patch $(wildcard starter/*/* solutions/*/* assignments/*/runner/*.cu assignments/*/*.h)
 	@rm -rf $(B)/variants/$* && mkdir -p $(B)/variants/$*
 	@src=$$(sed -n 's/^--- \([^[:space:]]*\).*/\1/p' $< | head -1); a=$$(echo "$$src" | cut -d/ -f2); d=$(B)/variants/$*; \
 	  test -f "$$src" || { echo "$<: --- names $$src, not a file" >&2; exit 1; }; \
