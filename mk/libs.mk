@@ -86,7 +86,7 @@ spec_nn = $(foreach s,$(1),$(firstword $(subst -, ,$(notdir $(s:/judge/spec.c=))
 judge_specs_c = mkdir -p $(@D) && printf '%s\n' '/* specs.c: the table of the specs of the judge, written by mk/libs.mk from each NN-name/judge/spec.c. */' \
   '\#include "spec.h"' $(foreach n,$(call spec_nn,$(1)),'extern const judge_spec judge_spec_$(n);') \
   'const judge_spec *const judge_specs[] = {$(foreach n,$(call spec_nn,$(1)),&judge_spec_$(n),)};' \
-  'const int judge_n_specs = $(words $(1));' > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+  'const int judge_n_specs = $(words $(1));' > $@.tmp$$$$ && { cmp -s $@.tmp$$$$ $@ && rm -f $@.tmp$$$$ || mv -f $@.tmp$$$$ $@; }
 $(B)/judge/specs.c: FORCE
 	@$(call judge_specs_c,$(wildcard assignments/*/judge/spec.c))
 $(B)/judge/specs.o: $(B)/judge/specs.c grader/judge/spec.h

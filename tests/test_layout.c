@@ -396,14 +396,14 @@ END_TEST
 /* One home for each kind of script: mk/ holds only the Makefile's fragments
  * (*.mk); a script (*.sh, *.awk, *.gp, *.py) lives with what it serves: tools/
  * (the instructor's tools and what make runs), grader/ (the grader's, its
- * tests'), tests/, lectures/ (figures), research/, or an assignment's own tests/ and tools/. */
+ * tests'), tests/, lectures/ (figures), research/, or an assignment's own tests/, tools/ and research/. */
 START_TEST(test_scripts_have_one_home) {
   shell_problems("git ls-files mk | while read -r f; do echo \"$f\" >&3; case \"$f\" in "
                  "mk/*/*) echo \"$f: mk/ holds no folders\" ;; *.mk) ;; "
                  "*) echo \"$f: not a make fragment (mk/ holds only *.mk: a script goes to tools/, or grader/ if the grader's)\" ;; "
                  "esac; done; git ls-files '*.sh' '*.awk' '*.gp' '*.py' | while read -r f; do echo \"$f\" >&3; case \"$f\" in "
-                 "tools/* | grader/* | tests/* | lectures/* | research/* | assignments/*/tests/* | assignments/*/tools/*) ;; "
-                 "*) echo \"$f: a script outside tools/, grader/, tests/, lectures/, research/ and an assignment's tests/ or tools/\" ;; esac; done",
+                 "tools/* | grader/* | tests/* | lectures/* | research/* | assignments/*/tests/* | assignments/*/tools/* | assignments/*/research/*) ;; "
+                 "*) echo \"$f: a script outside tools/, grader/, tests/, lectures/, research/ and an assignment's tests/, tools/ or research/\" ;; esac; done",
                  10, "scripts' homes");
 }
 END_TEST
@@ -427,25 +427,8 @@ END_TEST
 /* (f) Everything of an assignment lives in its three folders (issue 41): no file git tracks
  * outside assignments/, starter/, solutions/, docs/, lectures/ and the *.md files spells the
  * name of a folder of assignments/ (a test of one assignment's files is in its tests/; a
- * course test finds an assignment from the folders). NAMES_ALLOWED lists the hits allowed
- * for now: a path (a prefix), and where line_has is set only the lines that hold it. */
-static const struct {
-  const char *path, *line_has;
-} NAMES_ALLOWED[] = {
-    /* (issue 41: moved by the other branches) */
-    {"grader/tests/", NULL},
-    {"research/", NULL},
-    {"tools/gpu-session.sh", NULL},
-    {"tests/test_instructor.c", "tune"}, /* its rows of research/NN/tune.sh, which follow research/ */
-};
-
-static int name_allowed(const char *file, const char *line) {
-  for (size_t i = 0; i < sizeof NAMES_ALLOWED / sizeof *NAMES_ALLOWED; i++)
-    if (!strncmp(file, NAMES_ALLOWED[i].path, strlen(NAMES_ALLOWED[i].path)) &&
-        (!NAMES_ALLOWED[i].line_has || strstr(line, NAMES_ALLOWED[i].line_has)))
-      return 1;
-  return 0;
-}
+ * course test finds an assignment from the folders; the grader's tests use the fixture
+ * assignments of grader/tests/fixtures/; an assignment's research is in its research/). */
 
 /* The tracked files under root that name a folder of root/assignments/ outside its homes:
  * "file:line: names NAME" lines appended to out. Returns the hits, or -1 when root is not
@@ -472,7 +455,6 @@ static int names_outside_home(const char *root, char *out, size_t cap) {
       char *colon = strchr(line, ':'), *colon2 = colon ? strchr(colon + 1, ':') : NULL;
       if (!colon2) continue;
       *colon = 0;
-      if (name_allowed(line, colon2 + 1)) continue;
       hits++;
       size_t used = strlen(out);
       snprintf(out + used, cap - used, "%s:%.*s: names %s\n", line, (int)(colon2 - colon - 1), colon + 1, name);
@@ -501,7 +483,7 @@ START_TEST(test_names_stay_home) {
 END_TEST
 
 /* The check on a fixture checkout: a name in tests/ and in the Makefile is caught (file:line),
- * one in the homes, in a *.md, in an allowed path or in an untracked file is not. */
+ * and so is one in research/ (no longer a home); one in the homes, in a *.md or in an untracked file is not. */
 START_TEST(test_names_stay_home_fixture) {
   char *dir = make_temp_dir("names-home"), path[1024], cmd[2048];
   static const struct {
@@ -524,8 +506,10 @@ START_TEST(test_names_stay_home_fixture) {
   ck_assert_int_eq(run_shell(cmd), 0);
   static char out[8192];
   out[0] = 0;
-  ck_assert_int_eq(names_outside_home(dir, out, sizeof out), 2);
-  ck_assert_msg(strstr(out, "tests/test_x.c:2: names 07-fake-scan\n") && strstr(out, "Makefile:1: names 07-fake-scan\n"), "%s", out);
+  ck_assert_int_eq(names_outside_home(dir, out, sizeof out), 3);
+  ck_assert_msg(strstr(out, "tests/test_x.c:2: names 07-fake-scan\n") && strstr(out, "Makefile:1: names 07-fake-scan\n") &&
+                    strstr(out, "research/d.sh:1: names 07-fake-scan\n"),
+                "%s", out);
   snprintf(cmd, sizeof cmd, "rm -rf '%s/.git'", dir);
   ck_assert_int_eq(run_shell(cmd), 0);
   ck_assert_int_eq(names_outside_home(dir, out, sizeof out), -1);

@@ -19,21 +19,30 @@
 #   duel/solo    the largest ratio of the reference's duel median to its median alone
 # and last the figures that would charge none of these honest duels and
 # disturb none, with a margin of 1.5 (as phase_clock.h names them):
-# PHASE_NOISE_REL from the cases whose steps take 1 ms or more (04's and 01-03's
+# PHASE_NOISE_REL from the cases whose steps take 10 ms or more (04's and 01-03's
 # batches upload and download hundreds of MiB), PHASE_NOISE_ABS_MS from the
 # others, and CEILING_NOISE_REL from the largest duel/solo ratio. Run on the course's GPU
 # after `make` (the judge and the references built), from the repository root:
 #   bash grader/tests/phase-noise.sh --runs 10 > phase-noise-<gpu>.txt
-# Exit status: 0; 1 when a judge run failed; 2 on bad usage or a missing judge or reference.
+# --summary TABLE prints only the last lines, for a table saved before (no GPU): make test
+# runs it on the latest docs/results/phase-noise-*.txt, which phase_clock.h's figures must cover
+# (exit 1 when an honest duel of that table would be charged or called disturbed).
+# Exit status: 0; 1 when a judge run failed, or the figures in force do not cover the table; 2 on bad usage or a missing judge or reference.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=10
 ONLY=()
+SUMMARY_OF=""
 while [ $# -gt 0 ]; do
   case $1 in
     --runs)
       [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "phase-noise: --runs needs a positive integer" >&2; exit 2; }
       RUNS=$2
+      shift
+      ;;
+    --summary)
+      [ $# -ge 2 ] && [ -r "$2" ] || { echo "phase-noise: --summary needs a readable table (a saved run of this script)" >&2; exit 2; }
+      SUMMARY_OF=$2
       shift
       ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -42,6 +51,40 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# The figures that charge none of these duels and disturb none, with a margin of 1.5. An
+# honest side may exceed the reference's steps by REL of them plus ABS (phase_clock.h): REL
+# is set by the cases whose steps take 10 ms or more (the upload and download of 2^24 and
+# more elements, where the relative part dominates), ABS by the largest excess of the
+# others. Then, for the figures in force and for those suggested, the largest share of its
+# allowance (REL * steps + ABS) that any case's honest excess used: above 1, a case would
+# be charged.
+in_force() { sed -n "s/^#define $1 \([0-9.]*\).*/\1/p" grader/judge/phase_clock.h; }
+summary() { # summary TABLE: the suggested figures, and the share of the allowance used
+  awk -v rel_now="$(in_force PHASE_NOISE_REL)" -v abs_now="$(in_force PHASE_NOISE_ABS_MS)" -v ceil_now="$(in_force CEILING_NOISE_REL)" '
+  NF != 9 || $4 !~ /^[0-9]+$/ { next }
+  { n++; steps[n] = $5 + 0; excess[n] = $6 + 0; name[n] = $1 " " $3
+    if ($5 + 0 >= 10 && $7 + 0 > maxrel) maxrel = $7 + 0; if ($5 + 0 < 10 && $6 + 0 > maxabs) maxabs = $6 + 0; if ($9 + 0 > ratio) ratio = $9 + 0 }
+  function worst(rel, abs,   i, u, m, at) { for (i = 1; i <= n; i++) { u = excess[i] / (rel * steps[i] + abs); if (u > m) { m = u; at = name[i] } }
+    return sprintf("%.2f (%s)", m, at) }
+  END {
+    rel = 1.5 * maxrel; abs = 1.5 * maxabs
+    printf "# suggested: PHASE_NOISE_REL %.3f (the largest excess_rel among cases whose steps take 10 ms or more), ", rel
+    printf "PHASE_NOISE_ABS_MS %.3f (the largest excess among the others), ", abs
+    printf "CEILING_NOISE_REL %.3f (from the largest duel/solo ratio %.3f)\n", (ratio > 1 ? 1.5 * (ratio - 1) : 0), ratio
+    if (!n) { print "phase-noise: no rows in the table" > "/dev/stderr"; exit 2 }
+    if (rel_now == "" || abs_now == "" || ceil_now == "") { print "phase-noise: grader/judge/phase_clock.h defines no PHASE_NOISE_REL, PHASE_NOISE_ABS_MS or CEILING_NOISE_REL" > "/dev/stderr"; exit 2 }
+    now = worst(rel_now, abs_now)
+    printf "# in force (phase_clock.h): PHASE_NOISE_REL %s, PHASE_NOISE_ABS_MS %s: the largest share of its allowance used %s; CEILING_NOISE_REL %s: duel/solo up to %.3f\n", rel_now, abs_now, now, ceil_now, ratio
+    printf "# suggested figures: the largest share of its allowance used %s\n", worst(rel, abs)
+    if (now + 0 > 1) { printf "phase-noise: the figures in force would charge an honest duel (share %s > 1)\n", now > "/dev/stderr"; exit 1 }
+    if (ratio > 1 + ceil_now) { printf "phase-noise: the figures in force would call an honest duel disturbed (duel/solo %.3f > 1 + %s)\n", ratio, ceil_now > "/dev/stderr"; exit 1 }
+  }' "$1"
+}
+if [ -n "$SUMMARY_OF" ]; then
+  grep -q '^# phase noise, the reference against itself' "$SUMMARY_OF" || { echo "phase-noise: $SUMMARY_OF: not a table of this script (no '# phase noise' line)" >&2; exit 2; }
+  summary "$SUMMARY_OF"
+  exit 0
+fi
 JUDGE=build/grader/judge
 [ -x "$JUDGE" ] || { echo "phase-noise: $JUDGE is missing: make $JUDGE" >&2; exit 2; }
 
@@ -98,11 +141,4 @@ for conf in assignments/*/grade.conf; do
       }' "$out" | tee -a "$all"
   done < <(perf_checks "$conf")
 done
-# The figures that charge none of these duels and disturb none, with a margin of 1.5.
-awk '
-  { if ($5 + 0 >= 1 && $7 + 0 > maxrel) maxrel = $7 + 0; if ($5 + 0 < 1 && $6 + 0 > maxabs) maxabs = $6 + 0; if ($9 + 0 > ratio) ratio = $9 + 0 }
-  END {
-    printf "# suggested: PHASE_NOISE_REL %.3f (the largest excess_rel among cases whose steps take 1 ms or more), ", 1.5 * maxrel
-    printf "PHASE_NOISE_ABS_MS %.3f (the largest excess among the others), ", 1.5 * maxabs
-    printf "CEILING_NOISE_REL %.3f (from the largest duel/solo ratio %.3f)\n", (ratio > 1 ? 1.5 * (ratio - 1) : 0), ratio
-  }' "$all"
+summary "$all"

@@ -123,6 +123,12 @@ test-run: test-builds $(UNIT) $(FAULTS) $(FAKE_RUNNERS) $(TEST_JUDGE) $(SPEC_CHE
 	@bash -n grader/tests/gpu-tier.sh && for f in $(wildcard assignments/*/tests/gpu-tier.sh); do a=$${f#assignments/}; a=$${a%%/*}; \
 	  bash -n "$$f" && bash -c 'source "$$1" && declare -F "extra_$$2" > /dev/null' _ "$$f" "$$a" || \
 	  { echo "$$f: does not parse, or defines no function extra_$$a (grader/tests/gpu-tier.sh runs that one)" >&2; exit 1; }; done
+	@echo "== the duel's noise figures (grader/judge/phase_clock.h) cover every phase-noise table measured (docs/results/phase-noise-*.txt)"
+	@for f in $(wildcard docs/results/phase-noise-*.txt); do bash grader/tests/phase-noise.sh --summary "$$f" > /dev/null || \
+	  { echo "$$f: phase_clock.h's figures would charge or disturb an honest duel of this table (bash grader/tests/phase-noise.sh --summary $$f)" >&2; exit 1; }; done; \
+	  t=$$(mktemp) && awk 'NF == 9 && $$4 ~ /^[0-9]+$$/ { $$6 = $$6 * 40 } 1' $(firstword $(wildcard docs/results/phase-noise-*.txt)) > "$$t" && \
+	  { bash grader/tests/phase-noise.sh --summary "$$t" > /dev/null 2>&1; rc=$$?; rm -f "$$t"; [ $$rc = 1 ]; } || \
+	  { echo "phase-noise.sh --summary passed a table whose excesses are 40 times the measured ones" >&2; exit 1; }
 	@echo "== adding an assignment: the template, built and graded in a scratch copy of the course (tests/template-assignment.sh)"
 	@ARCH=$(or $(ARCH),sm_90) NVCC=$(NVCC) bash tests/template-assignment.sh
 	@echo "== adversarial suite, the part a CPU decides: refusals and link failures (grader/tests/adversarial.sh)"
