@@ -1,11 +1,7 @@
-/* test_specs.c: the judge's specs of the scan assignments against the course's
- * one CPU scan.
- *
- * For every case of 01-04 up to 2^21 + 3 elements (the larger ones run the
- * checks on several threads): the inputs of calls 0, 1 and 2 differ (every
- * call a new input), the spec's check accepts the CPU scan of each call's own
- * input (scan_cpu_i32, segmented as the assignment says), and it reports a
- * changed element, exactly once, at its index. */
+/* test_specs.c: what the judge gives every spec: a case's set-up on all host
+ * threads (the pool's fill and prefix sums), an image compared in chunks, and
+ * --bench's plan of samples. Each assignment's spec is tested in its own
+ * assignments/NN/tests/ (the scan assignments' through spec_scan.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,77 +14,6 @@
 #include "scan_cpu.h"
 #include "tests.h"
 
-extern const judge_spec judge_spec_01, judge_spec_02, judge_spec_03, judge_spec_04;
-
-/* How a spec's variant scans: segment length (0: one segment) and inclusive. */
-static void scan_of(const judge_spec *s, const judge_case *c, size_t *seg, int *inclusive) {
-  if (s == &judge_spec_01) *seg = 32, *inclusive = 1;
-  else if (s == &judge_spec_02) *seg = c->param ? c->param : (c->n < 1024 ? c->n : 1024), *inclusive = c->variant != 1;
-  else if (s == &judge_spec_03) *seg = c->param ? c->param : 2048, *inclusive = 0;
-  else *seg = 0, *inclusive = 0;
-}
-
-static void check_case(const judge_spec *s, const spec_case *k, int variant) {
-  judge_case c = {.spec = s, .name = k->name, .n = k->n, .seed = k->seed + 1000, .param = k->param, .variant = variant};
-  char err[256];
-  ck_assert_msg(s->open(&c, err, sizeof err) == 0, "%s/%s: open: %s", s->name, k->name, err);
-  size_t n = (size_t)k->n, bytes = (n ? n : 1) * 4;
-  int32_t *in[3], *want = malloc(bytes);
-  size_t seg;
-  int inclusive;
-  scan_of(s, &c, &seg, &inclusive);
-  for (int call = 0; call < 3; call++) {
-    in[call] = malloc(bytes);
-    void *bufs[JUDGE_MAX_BUFS] = {in[call]};
-    s->input(&c, (uint64_t)call, bufs);
-    scan_cpu_i32(in[call], want, n, seg, inclusive ? SCAN_INCLUSIVE : SCAN_EXCLUSIVE);
-    const void *got[JUDGE_MAX_BUFS] = {want};
-    spec_verdict v;
-    judge_verdict_init(&v);
-    s->check(&c, (uint64_t)call, got, &v);
-    ck_assert_msg(v.mismatches == 0, "%s/%s call %d: the CPU scan of the call's own input has %llu mismatches, first at %lld",
-                  s->name, k->name, call, (unsigned long long)v.mismatches, (long long)v.first_bad);
-    if (n) {
-      size_t at = n / 2 + (size_t)call;
-      if (at >= n) at = n - 1;
-      want[at] ^= 0x10u;
-      judge_verdict_init(&v);
-      s->check(&c, (uint64_t)call, got, &v);
-      ck_assert_msg(v.mismatches == 1 && v.first_bad == (int64_t)at, "%s/%s: a changed element %zu: %llu mismatches, first %lld",
-                    s->name, k->name, at, (unsigned long long)v.mismatches, (long long)v.first_bad);
-    }
-  }
-  if (n > 1) {
-    ck_assert_msg(memcmp(in[0], in[1], n * 4) && memcmp(in[1], in[2], n * 4), "%s/%s: two calls got the same input", s->name,
-                  k->name);
-  }
-  for (int call = 0; call < 3; call++) free(in[call]);
-  free(want);
-  if (s->close) s->close(&c);
-}
-
-START_TEST(test_specs_scans_check_right) {
-  const judge_spec *const specs[] = {&judge_spec_01, &judge_spec_02, &judge_spec_03, &judge_spec_04};
-  const judge_spec *s = specs[_i];
-  int cases = 0;
-  for (int i = 0; i < s->n_cases; i++) {
-    const spec_case *k = &s->cases[i];
-    if (k->n > (1u << 21) + 3) continue; /* the larger ones differ only in size */
-    if (s == &judge_spec_04 && !strncmp(k->name, "rep", 3)) continue; /* find_repeats: test_judge */
-    for (int v = 0; v < s->n_variants; v++) {
-      if (s == &judge_spec_04 && v == s->n_variants - 1) continue; /* find_repeats */
-      if (s == &judge_spec_02 && v == 2) continue; /* the global variant: the same scan as variant 0 */
-      check_case(s, k, v);
-    }
-    cases++;
-  }
-  ck_assert_msg(cases >= 5, "%s: only %d cases tested", s->name, cases);
-}
-END_TEST
-
-/* A case's set-up on all host threads equals the one-thread versions: the
- * pool's values (prng_fill_u32) and its prefix sums (scan_cpu_i32), on sizes
- * that one thread takes and sizes split in chunks (the carries between them). */
 /* An image compared on many threads (16-byte pixels, a thread per 2^16) gives
  * the verdict one pass in order gives: the counts, the largest error, and the
  * first wrong pixel, wherever the wrong ones fall among the chunks. */
@@ -134,7 +59,7 @@ START_TEST(test_image_compare_in_chunks) {
 }
 END_TEST
 
-/* --bench at sizes above its case (04: n2^24, 12 samples of 4 calls): a
+/* --bench at sizes above its case (here n2^24, 12 samples of 4 calls): a
  * sample holds no more elements than the case's, the samples shrink to at
  * least BENCH_MIN_SAMPLES, samples asked for stay, and smaller sizes keep the
  * case's plan. */
@@ -160,39 +85,9 @@ START_TEST(test_bench_plan) {
 }
 END_TEST
 
-/* 04's bench times find_repeats on the input the grader times it on (a case
- * of the spec), and its GB/s counts what a call moves: n ints read, 4 bytes a
- * repeat and the count written (within 1 % of the repeats the case's first
- * window holds), where a scan moves 8n. */
-START_TEST(test_bench_bytes_04) {
-  const judge_spec *s = &judge_spec_04;
-  int rep = -1;
-  for (int v = 0; v < s->n_variants; v++)
-    if (!strcmp(s->variants[v].slug, "find_repeats")) rep = v;
-  ck_assert_msg(rep >= 0, "04 has no find_repeats variant");
-  ck_assert_msg(s->bench_bytes && s->n_bench_cases == 1, "04's bench: no byte count of its own, or not one graded case");
-  const spec_case *k = NULL;
-  for (int i = 0; i < s->n_cases; i++)
-    if (!strcmp(s->cases[i].name, s->bench_cases[0])) k = &s->cases[i];
-  ck_assert_msg(k && !strcmp(k->name, "rep2^24"), "04's bench case '%s' is not the graded rep2^24", s->bench_cases[0]);
-  judge_case c = {.spec = s, .name = k->name, .n = k->n, .seed = k->seed, .param = k->param, .variant = rep};
-  char err[256];
-  ck_assert_msg(s->open(&c, err, sizeof err) == 0, "04/%s: open: %s", k->name, err);
-  uint32_t *in = malloc((size_t)k->n * sizeof *in);
-  ck_assert(in);
-  void *bufs[JUDGE_MAX_BUFS] = {in};
-  s->input(&c, 0, bufs);
-  size_t repeats = 0;
-  for (size_t i = 0; i + 1 < (size_t)k->n; i++) repeats += in[i] == in[i + 1];
-  double want = 4.0 * (double)k->n + 4.0 * (double)repeats + 4.0, got = s->bench_bytes(rep, k->n, k->param);
-  ck_assert_msg(repeats > k->n / 20 && fabs(got - want) < 0.01 * want, "find_repeats on %s: %.0f bytes, the window moves %.0f",
-                k->name, got, want);
-  ck_assert_msg(s->bench_bytes(0, k->n, k->param) == 8.0 * (double)k->n, "a scan on %s moves 8n bytes", k->name);
-  s->close(&c);
-  free(in);
-}
-END_TEST
-
+/* A case's set-up on all host threads equals the one-thread versions: the
+ * pool's values (prng_fill_u32) and its prefix sums (scan_cpu_i32), on sizes
+ * that one thread takes and sizes split in chunks (the carries between them). */
 START_TEST(test_parallel_setup_matches) {
   static const size_t SIZES[] = {0, 1, 7, (3u << 20) + 7, (9u << 20) + 1};
   for (size_t k = 0; k < sizeof SIZES / sizeof *SIZES; k++) {
@@ -216,12 +111,10 @@ END_TEST
 
 Suite *specs_suite(void) {
   Suite *s = suite_create("specs");
-  TCase *tc = tcase_create("scans");
+  TCase *tc = tcase_create("shared");
   tcase_set_timeout(tc, 120);
-  tcase_add_loop_test(tc, test_specs_scans_check_right, 0, 4);
   tcase_add_test(tc, test_parallel_setup_matches);
   tcase_add_test(tc, test_bench_plan);
-  tcase_add_test(tc, test_bench_bytes_04);
   tcase_add_test(tc, test_image_compare_in_chunks);
   suite_add_tcase(s, tc);
   return s;

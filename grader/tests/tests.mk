@@ -16,7 +16,9 @@ ASSIGNMENT_TEST_O := $(patsubst assignments/%.c,$(B)/tests/assignments/%.o,$(ASS
 # Every suite of those files, registered in build/tests/suites.c (grader/tests/suites.sh).
 UNIT_TEST_C := $(wildcard grader/tests/test_*.c) $(wildcard tests/test_*.c) $(ASSIGNMENT_TEST_C)
 UNIT_SUITES_C := $(B)/tests/suites.c
-UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c) \
+# spec_scan.c: the scan assignments' tests' shared check of a spec (spec_scan.h).
+UNIT_O := $(patsubst grader/tests/%.c,$(B)/tests/%.o,$(wildcard grader/tests/test_*.c) grader/tests/unit_main.c grader/tests/support.c \
+  grader/tests/spec_scan.c) \
   $(COURSE_TEST_O) $(ASSIGNMENT_TEST_O) $(B)/tests/suites.o
 # The runner on the host-memory device with a fake student (test_judge.c), and two builds of
 # it that only tests have: one whose "student" defines the runner's filter functions (linked
@@ -64,7 +66,7 @@ $(TEST_JUDGE): $(filter-out $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O) $(B)/tests/
   $(patsubst grader/tests/fixtures/%/judge/spec.c,$(B)/tests/fixtures/spec-%.o,$(FIXTURE_SPEC_C)) $(LIBCOURSE)
 	$(CC) -o $@ $^ $(PNG_LIBS) -pthread
 
-# The judge's objects without its main, every spec (test_specs.c) and the assignments' trusted modules.
+# The judge's objects without its main, every spec (the assignments' tests/test_specNN.c) and the assignments' trusted modules.
 JUDGE_LIB_O := $(filter-out $(B)/judge/judge_main.o $(B)/judge/specs.o,$(JUDGE_O)) $(SPEC_O) $(ASSIGNMENT_O)
 # Order-only: the objects test_inspect.c reads the course's symbols from (not linked), and the
 # programs test_judge.c runs.
