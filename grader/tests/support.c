@@ -79,4 +79,19 @@ char *copy_course(const char *tag, const char *extra) {
   return dir;
 }
 
+void expect_refusal(const refusal *r, const char *tag) {
+  char *dir = make_temp_dir(tag), cmd[1024], path[512];
+  snprintf(cmd, sizeof cmd, "%s > '%s/log' 2>&1", r->cmd, dir);
+  int rc = run_shell(cmd);
+  snprintf(path, sizeof path, "%s/log", dir);
+  char *log = read_text(path);
+  ck_assert(log != NULL);
+  if (r->run) ck_assert_msg(rc == 2 || rc == 3, "%s exited %d:\n%s", r->cmd, rc, log);
+  else ck_assert_msg(rc == 2, "%s exited %d:\n%s", r->cmd, rc, log);
+  ck_assert_msg(strstr(log, r->says), "%s: no '%s' in:\n%s", r->cmd, r->says, log);
+  free(log);
+  remove_dir(dir);
+  free(dir);
+}
+
 int text_is_one_line(const char *text) { return *text && strchr(text, '\n') == text + strlen(text) - 1; }

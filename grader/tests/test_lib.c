@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "banks.h"
 #include "prng.h"
 #include "result.h"
 #include "scan_cpu.h"
@@ -92,30 +91,6 @@ START_TEST(test_stats_min_and_time_ok) {
 END_TEST
 
 /* ---------------------------------------------------------------- scan_cpu */
-
-/* A warp reading words at stride s has gcd(s, 32)-way conflicts. */
-START_TEST(test_banks_strides) {
-  for (int s = 0; s <= 96; s++) {
-    int words[BANK_WARP];
-    for (int l = 0; l < BANK_WARP; l++) words[l] = l * s + 7;
-    int g = 32, a = s;
-    while (a) { int r = g % a; g = a; a = r; } /* gcd(s, 32); gcd(0, 32) = 32 */
-    int want = s == 0 ? 1 : g;                  /* stride 0: one word, broadcast */
-    ck_assert_msg(bank_ways(words, NULL) == want, "stride %d: %d-way, want %d", s, bank_ways(words, NULL), want);
-  }
-}
-END_TEST
-
-START_TEST(test_banks_inactive_and_broadcast) {
-  int words[BANK_WARP];
-  for (int l = 0; l < BANK_WARP; l++) words[l] = -1;
-  ck_assert_int_eq(bank_ways(words, NULL), 0); /* no active lane */
-  words[3] = 64, words[9] = 64, words[20] = 96, words[31] = 5;
-  int bank = -1;
-  ck_assert_int_eq(bank_ways(words, &bank), 2); /* 64 twice is one word; 64 and 96 share bank 0 */
-  ck_assert_int_eq(bank, 0);
-}
-END_TEST
 
 START_TEST(test_scan_inclusive_exclusive) {
   int32_t in[] = {3, 1, 7, 0, 4, 1, 6, 3}, out[8];
@@ -307,8 +282,6 @@ Suite *lib_suite(void) {
   tcase_add_test(t, test_stats_min_and_time_ok);
   suite_add_tcase(s, t);
   t = tcase_create("scan_cpu");
-  tcase_add_test(t, test_banks_strides);
-  tcase_add_test(t, test_banks_inactive_and_broadcast);
   tcase_add_test(t, test_scan_inclusive_exclusive);
   tcase_add_test(t, test_scan_segmented);
   tcase_add_test(t, test_scan_wraps_and_in_place);

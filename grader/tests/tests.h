@@ -29,6 +29,16 @@ void remove_dir(const char *path);
 int run_shell(const char *cmd);
 /* Reads a whole file (malloc'd, NUL-terminated) or NULL. */
 char *read_text(const char *path);
+/* A script's refusal: the command, the text its output must hold, and whether it is
+ * a `run` without a GPU, which may exit 2 (no build) or 3 (no GPU); any other
+ * refusal exits 2. */
+typedef struct refusal {
+  const char *cmd, *says;
+  int run;
+} refusal;
+/* Runs r->cmd with its output logged in a folder of its own (named after tag) and
+ * fails the test unless it exits as r says and its output holds r->says. */
+void expect_refusal(const refusal *r, const char *tag);
 /* Loads a JSON file with jansson; fails the test with the parser's message if it is not valid JSON. */
 json_t *load_json(const char *path);
 

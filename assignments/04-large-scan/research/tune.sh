@@ -20,7 +20,8 @@
 # shapes of the last build (make gpu-carry packs it: build the shapes after
 # the carry, or unpack them after it). `check` runs every case of the spec
 # (TUNE_CHECK_CASES) once with the scan, lookback_acqrel and find_repeats on
-# every shape, and fails if any is wrong or dies. `run` duels each against a
+# every shape, and fails if any is wrong or dies (the tests run it on the judge's
+# fixture: TUNE_CHECK_JUDGE, TUNE_CHECK_ASSIGNMENT, TUNE_CHECK_VARIANTS). `run` duels each against a
 # copy of the same bytes at 2^24, 2^26 and 2^28 (TUNE_CASES, TUNE_REPS), every
 # call verified, after the reference's duels with the copy and with CUB; with
 # TUNE_REPEATS=1 each shape's find_repeats also duels CUB's select
@@ -78,14 +79,14 @@ case ${1:-} in
       echo "tune-04: built $dir/$name$note"
     done ;;
   check)
-    judge=build/grader/judge
+    judge=${TUNE_CHECK_JUDGE:-build/grader/judge} a=${TUNE_CHECK_ASSIGNMENT:-04-large-scan}
     need_gpu_and_shapes "$judge"
-    cases=${TUNE_CHECK_CASES:-$("$judge" --assignment 04-large-scan --list | awk '/^case / {printf "%s%s", sep, $2; sep = ","}')}
+    cases=${TUNE_CHECK_CASES:-$("$judge" --assignment "$a" --list | awk '/^case / {printf "%s%s", sep, $2; sep = ","}')}
     echo "# tune-04 check on $gpu: cases $cases, one call each"
     failed=0
     for b in $(built_shapes); do
-      for v in decoupled_lookback lookback_acqrel find_repeats; do
-        out=$("$judge" --assignment 04-large-scan --runner "$b" --variant "$v" --case "$cases" --reps 1 --result-fd 1 2>&1)
+      for v in ${TUNE_CHECK_VARIANTS:-decoupled_lookback lookback_acqrel find_repeats}; do
+        out=$("$judge" --assignment "$a" --runner "$b" --variant "$v" --case "$cases" --reps 1 --result-fd 1 2>&1)
         rc=$?
         right=$(grep -c '^result .* ok=1 ' <<< "$out") all=$(grep -c '^result ' <<< "$out")
         if [ "$rc" = 0 ] && [ "$right" = "$all" ]; then

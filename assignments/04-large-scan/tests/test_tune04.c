@@ -9,14 +9,6 @@
 
 #define TUNE "assignments/04-large-scan/research/tune.sh"
 
-/* One refusal: the command, the text its output must hold, and whether it is
- * a `run` without a GPU, which may exit 2 (no build) or 3 (no GPU); any other
- * refusal exits 2. */
-typedef struct refusal {
-  const char *cmd, *says;
-  int run;
-} refusal;
-
 /* A bad shape, revision or verb is one line and exit 2; `run` on a machine
  * without a GPU (or without a build) says why and fails. */
 static const refusal REFUSALS[] = {
@@ -28,25 +20,12 @@ static const refusal REFUSALS[] = {
 };
 
 /* Row _i of REFUSALS, its output logged in a folder of its own. */
-START_TEST(test_tune04_refuses) {
-  const refusal *r = &REFUSALS[_i];
-  char *dir = make_temp_dir("tune04"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "%s > '%s/log' 2>&1", r->cmd, dir);
-  int rc = run_shell(cmd);
-  snprintf(path, sizeof path, "%s/log", dir);
-  char *log = read_text(path);
-  ck_assert(log != NULL);
-  if (r->run) ck_assert_msg(rc == 2 || rc == 3, "%s exited %d:\n%s", r->cmd, rc, log);
-  else ck_assert_msg(rc == 2, "%s exited %d:\n%s", r->cmd, rc, log);
-  ck_assert_msg(strstr(log, r->says), "%s: no '%s' in:\n%s", r->cmd, r->says, log);
-  free(log);
-  remove_dir(dir);
-  free(dir);
-}
+START_TEST(test_tune04_refuses) { expect_refusal(&REFUSALS[_i], "tune04"); }
 END_TEST
 
-/* tune.sh check, run by the real judge on the CPU tier's fake runner
- * (build/tests/fake-runner) in a tree of its own: a shape that scans right is
+/* tune.sh check, run by the tests' judge (build/tests/judge) on the CPU tier's fake
+ * runner (build/tests/fake-runner, the judge's fixture 98-judge-fixture, with its
+ * variants for the check's) in a tree of its own: a shape that scans right is
  * right in every case it is given, one that crashes makes the check fail and
  * says which shape and variant, and a shape left from an earlier build is gone
  * after `build` (which then refuses a bad shape). */
@@ -70,18 +49,19 @@ START_TEST(test_tune04_check) {
     write_text(path, text, 1);
   }
   snprintf(cmd, sizeof cmd,
-           "mkdir -p '%s/build/grader' && ln -s '%s/build/grader/judge' '%s/build/grader/judge' && cd '%s' && "
-           "TUNE_CHECK_CASES=n1025,rep-few bash " TUNE " check > check.txt 2>&1",
+           "mkdir -p '%s/build/grader' && ln -s '%s/build/tests/judge' '%s/build/grader/judge' && cd '%s' && "
+           "TUNE_CHECK_CASES=n1025,rep-few TUNE_CHECK_ASSIGNMENT=98-judge-fixture TUNE_CHECK_VARIANTS='scan scan_alt repeats' "
+           "bash " TUNE " check > check.txt 2>&1",
            dir, pwd, dir, dir);
   ck_assert_int_eq(run_shell(cmd), 1);
   snprintf(path, sizeof path, "%s/check.txt", dir);
   char *out = read_text(path);
   ck_assert_ptr_nonnull(out);
   static const char *const want[] = {"# tune-04 check on a fake GPU: cases n1025,rep-few, one call each",
-                                     "512x16x2 decoupled_lookback: 2 cases right",
-                                     "512x16x2 lookback_acqrel: 2 cases right",
-                                     "512x16x2 find_repeats: 2 cases right",
-                                     "256x16x4 decoupled_lookback: FAILED (judge exit"};
+                                     "512x16x2 scan: 2 cases right",
+                                     "512x16x2 scan_alt: 2 cases right",
+                                     "512x16x2 repeats: 2 cases right",
+                                     "256x16x4 scan: FAILED (judge exit"};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++)
     ck_assert_msg(strstr(out, want[i]), "'%s' is not in the check's output:\n%s", want[i], out);
   free(out);

@@ -9,14 +9,6 @@
 
 #define TUNE "assignments/05-renderer/research/tune.sh"
 
-/* One refusal: the command, the text its output must hold, and whether it is
- * a `run` without a GPU, which may exit 2 (no build) or 3 (no GPU); any other
- * refusal exits 2. */
-typedef struct refusal {
-  const char *cmd, *says;
-  int run;
-} refusal;
-
 /* A setting it does not know or out of range, an unknown revision or verb are
  * one line and exit 2; `run` without a GPU says why and fails. */
 static const refusal REFUSALS[] = {
@@ -28,21 +20,7 @@ static const refusal REFUSALS[] = {
 };
 
 /* Row _i of REFUSALS, its output logged in a folder of its own. */
-START_TEST(test_tune05_refuses) {
-  const refusal *r = &REFUSALS[_i];
-  char *dir = make_temp_dir("tune05"), cmd[1024], path[512];
-  snprintf(cmd, sizeof cmd, "%s > '%s/log' 2>&1", r->cmd, dir);
-  int rc = run_shell(cmd);
-  snprintf(path, sizeof path, "%s/log", dir);
-  char *log = read_text(path);
-  ck_assert(log != NULL);
-  if (r->run) ck_assert_msg(rc == 2 || rc == 3, "%s exited %d:\n%s", r->cmd, rc, log);
-  else ck_assert_msg(rc == 2, "%s exited %d:\n%s", r->cmd, rc, log);
-  ck_assert_msg(strstr(log, r->says), "%s: no '%s' in:\n%s", r->cmd, r->says, log);
-  free(log);
-  remove_dir(dir);
-  free(dir);
-}
+START_TEST(test_tune05_refuses) { expect_refusal(&REFUSALS[_i], "tune05"); }
 END_TEST
 
 Suite *tune05_suite(void) {
