@@ -58,6 +58,11 @@ prepare() {
   mkdir -p "$work/build" "$work/starter"
   cp -rp Makefile mk tools grader assignments "$work/"
   cp -rp build/lib build/grader build/tools build/.gencode "$work/build/"
+  # what the course built already (the runner's library, the protocol, the judge, the
+  # symbol cache of the inspection), times kept: each student's make finds it up to date
+  for f in build/runner build/protocol build/judge build/inspect-libs; do
+    [ ! -d "$f" ] || cp -rp "$f" "$work/build/"
+  done
   for a in "${assignments[@]}"; do
     mkdir -p "$work/starter/$a"
     for f in starter/"$a"/*; do
